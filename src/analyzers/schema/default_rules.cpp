@@ -1,0 +1,183 @@
+#include "analyzers/schema/default_rules.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace torchabi::schema {
+
+namespace {
+
+using Kind = DefaultValue::Kind;
+
+// What a scalar slot accepts, after PyTorch's parser: ScalarType, Layout and
+// MemoryFormat are integers underneath and take the enum-like names.
+enum class Slot { NoneOnly, DeviceString, String, Int, EnumInt, Float, Complex, Bool, Scalar, None };
+
+Slot slot_of(BaseType b) {
+  switch (b) {
+    case BaseType::Tensor:
+    case BaseType::Generator:
+    case BaseType::Quantizer:
+      return Slot::NoneOnly;
+    case BaseType::Device:
+      return Slot::DeviceString;
+    case BaseType::Str:
+    case BaseType::Dimname:
+      return Slot::String;
+    case BaseType::Int:
+    case BaseType::SymInt:
+    case BaseType::DeviceIndex:
+    case BaseType::ConstQuantizerPtr:
+    case BaseType::Storage:
+      return Slot::Int;
+    case BaseType::ScalarType:
+    case BaseType::Layout:
+    case BaseType::MemoryFormat:
+      return Slot::EnumInt;
+    case BaseType::Float:
+    case BaseType::SymFloat:
+      return Slot::Float;
+    case BaseType::Complex:
+      return Slot::Complex;
+    case BaseType::Bool:
+    case BaseType::SymBool:
+      return Slot::Bool;
+    case BaseType::Scalar:
+      return Slot::Scalar;
+    default:
+      return Slot::None;
+  }
+}
+
+// The identifiers PyTorch's parser turns into integer constants.
+bool is_enum_word(std::string_view w) {
+  return w == "Mean" || w == "contiguous_format" || w == "strided" || w == "long" ||
+         w == "float" || w == "complex";
+}
+
+// Dtype names as torch spells them (float32, int64, bfloat16, float8_e4m3fn,
+// quint4x2, half, cdouble, ...): newer releases accept these for ScalarType.
+bool is_dtype_name(std::string_view w) {
+  for (std::string_view plain : {"bool", "half", "double", "float", "long", "int", "short",
+                                 "cfloat", "cdouble", "chalf", "bit"})
+    if (w == plain) return true;
+  for (std::string_view stem : {"uint", "int", "float", "bfloat", "complex", "quint", "qint"}) {
+    if (w.substr(0, stem.size()) != stem) continue;
+    std::string_view rest = w.substr(stem.size());
+    if (rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0]))) continue;
+    bool ok = true;
+    for (char c : rest) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (ok) return true;
+  }
+  return false;
+}
+
+bool fits_int64(std::string_view text) {
+  bool neg = !text.empty() && text[0] == '-';
+  std::string_view digits = text.substr(neg ? 1 : 0);
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return false;
+  return neg ? v <= uint64_t(INT64_MAX) + 1 : v <= uint64_t(INT64_MAX);
+}
+
+std::string quoted(const Type& t) {
+  return "'" + (t.kind == TypeKind::Base ? t.name : std::string("this type")) + "'";
+}
+
+// Checks one constant (never a list) against a base type.
+std::string check_scalar(const Type& t, const DefaultValue& v, bool optional) {
+  if (t.kind != TypeKind::Base) return "arguments of this type cannot have a default value";
+  Slot slot = slot_of(t.base);
+  const std::string name = quoted(t);
+  if (v.kind == Kind::None) {
+    if (optional || slot == Slot::NoneOnly) return {};
+    if (slot == Slot::None) return "arguments of type " + name + " cannot have a default value";
+    return "None is only a valid default for optional types (write '" + t.name + "?')";
+  }
+  auto expected = [&](const char* what) { return "an argument of type " + name + " takes " + what; };
+  switch (slot) {
+    case Slot::None:
+      return "arguments of type " + name + " cannot have a default value";
+    case Slot::NoneOnly:
+      return "a " + name + " argument can only default to None";
+    case Slot::DeviceString:
+      return v.kind == Kind::String ? "" : expected("a string such as \"cpu\"");
+    case Slot::String:
+      return v.kind == Kind::String ? "" : expected("a string");
+    case Slot::Bool:
+      return v.kind == Kind::True || v.kind == Kind::False ? "" : expected("True or False");
+    case Slot::Int:
+    case Slot::EnumInt:
+      if (v.kind == Kind::Int)
+        return fits_int64(v.text) ? "" : "integer " + v.text + " does not fit in 64 bits";
+      if (v.kind == Kind::Enum &&
+          (is_enum_word(v.text) || (t.base == BaseType::ScalarType && is_dtype_name(v.text))))
+        return {};
+      if (v.kind == Kind::Enum) return "'" + v.text + "' is not a known constant name";
+      return expected("an integer");
+    case Slot::Float:
+      return v.kind == Kind::Int || v.kind == Kind::Float ? "" : expected("a number");
+    case Slot::Complex:
+      return v.kind == Kind::Int || v.kind == Kind::Float || v.kind == Kind::Complex
+                 ? ""
+                 : expected("a number");
+    case Slot::Scalar:
+      return v.kind == Kind::Int || v.kind == Kind::Float || v.kind == Kind::Complex ||
+                     v.kind == Kind::True || v.kind == Kind::False
+                 ? ""
+                 : expected("a number or True/False");
+  }
+  return {};
+}
+
+bool list_element_ok(const Type& elem) {
+  if (elem.kind != TypeKind::Base) return false;
+  Slot s = slot_of(elem.base);
+  return s == Slot::Int || s == Slot::EnumInt || s == Slot::Float || s == Slot::Complex ||
+         s == Slot::Bool;
+}
+
+}  // namespace
+
+DefaultValue::Kind number_kind(std::string_view text) {
+  if (!text.empty() && text.back() == 'j') return Kind::Complex;
+  bool hex = text.size() > 1 && (text[1] == 'x' || text[1] == 'X');
+  for (char c : text)
+    if (c == '.' || (!hex && (c == 'e' || c == 'E')) || (hex && (c == 'p' || c == 'P')))
+      return Kind::Float;
+  return Kind::Int;
+}
+
+std::string check_default(const Type& type, const DefaultValue& v) {
+  if (type.kind == TypeKind::Optional) {
+    if (v.kind == Kind::None) return {};
+    const Type& inner = type.contained.front();
+    if (inner.kind == TypeKind::List || v.kind == Kind::List)
+      return "an optional list can only default to None";
+    return check_scalar(inner, v, /*optional=*/true);
+  }
+  if (type.kind == TypeKind::List) {
+    const Type& elem = type.contained.front();
+    if (!list_element_ok(elem))
+      return "list defaults are only supported for lists of int, float, bool and complex";
+    if (v.kind == Kind::List) {
+      for (const DefaultValue& e : v.elements)
+        if (std::string p = check_scalar(elem, e, false); !p.empty()) return p;
+      return {};
+    }
+    if (v.kind == Kind::None)
+      return "a list that is not optional cannot default to None (add '?' to the type)";
+    if (!type.fixed_size) return "a list default must be a list literal such as []";
+    return check_scalar(elem, v, false);  // int[2] x=1 means [1, 1]
+  }
+  if (v.kind == Kind::List) return "a list default needs a list type";
+  return check_scalar(type, v, false);
+}
+
+}  // namespace torchabi::schema

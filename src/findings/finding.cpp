@@ -1,0 +1,37 @@
+#include "findings/finding.h"
+
+namespace torchabi::findings {
+
+const char* to_string(Severity s) {
+  switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
+
+std::optional<Severity> parse_severity(std::string_view t) {
+  if (t == "note") return Severity::Note;
+  if (t == "warning") return Severity::Warning;
+  if (t == "error") return Severity::Error;
+  return std::nullopt;
+}
+
+std::string Location::display() const {
+  std::string s = file;
+  if (!member.empty()) s += "!" + member;
+  if (line > 0) {
+    s += ":" + std::to_string(line);
+    if (column > 0) s += ":" + std::to_string(column);
+  }
+  return s;
+}
+
+std::string Finding::fingerprint() const {
+  // Unit separator keeps fields from running into each other.
+  const char sep = '\x1f';
+  return rule + sep + location.file + sep + location.member + sep + location.symbol + sep + message;
+}
+
+}  // namespace torchabi::findings

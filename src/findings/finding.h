@@ -1,0 +1,92 @@
+// The one findings model every analyzer emits into and every reporter reads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/version.h"
+
+namespace torchabi::findings {
+
+enum class Severity { Note = 0, Warning = 1, Error = 2 };
+
+const char* to_string(Severity s);
+std::optional<Severity> parse_severity(std::string_view text);
+
+// Where a finding points. Source findings use file/line/column; binary findings
+// use file (the library, or the wheel) plus `member` (the .so inside a wheel)
+// and `symbol`. Lines and columns are 1-based; 0 means "not applicable".
+struct Location {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string member;
+  std::string symbol;
+
+  // "file:line:col", "wheel.whl!lib/x.so", "x.so" — how the text reporter prints it.
+  std::string display() const;
+  auto operator<=>(const Location&) const = default;
+};
+
+enum class FixSafety { Safe, Unsafe };
+
+// A replacement of [begin, end) in `file` (byte offsets), as clang fix-its are.
+struct FixIt {
+  std::string file;
+  uint32_t begin_offset = 0;
+  uint32_t end_offset = 0;
+  std::string replacement;
+  FixSafety safety = FixSafety::Unsafe;
+  std::string description;
+};
+
+struct Finding {
+  std::string rule;                   // kebab-case id registered in rules/checks/
+  std::optional<Severity> severity;   // unset: the rule's default severity
+  Location location;
+  std::string message;                // what is wrong, one sentence
+  std::string help;                   // what to do instead
+  std::vector<std::string> notes;     // supporting facts (include chains, symbols, ...)
+  std::optional<FixIt> fix;
+
+  // Identity that survives unrelated edits: rule, file, member, symbol and the
+  // message, but not line numbers. Baselines store these.
+  std::string fingerprint() const;
+};
+
+// One analysed thing: a shared library, a wheel, a translation unit. Carries
+// the per-subject verdict that is not itself a problem (a library that is
+// STABLE still deserves a line in the report).
+struct Subject {
+  std::string kind;                   // "library", "wheel", "translation-unit", "extension"
+  std::string path;                   // as the user sees it (wheel.whl!member.so)
+  std::string verdict;                // e.g. STABLE / UNSTABLE / NO-TORCH; empty if none
+  std::optional<TorchVersion> floor;  // oldest release it can load on / needs
+  bool floor_is_baseline = false;     // floor is "2.9 or earlier": nothing newer used
+  std::string loads_on;               // human summary: ">= 2.10", "only the release it was built with"
+  std::vector<std::string> floor_set_by;  // what sets the floor (symbols, APIs)
+  std::vector<std::pair<std::string, std::string>> facts;  // ordered extra facts for reports
+};
+
+// An input that could not be analysed at all (exit code 2).
+struct InputFailure {
+  std::string input;
+  std::string message;
+  std::string line() const { return input + ": " + message; }
+};
+
+struct Report {
+  std::string command;  // "audit", "lint", ...
+  std::vector<Subject> subjects;
+  std::vector<Finding> findings;
+  std::vector<InputFailure> failures;
+  size_t suppressed = 0;  // by config/inline suppressions
+  size_t baselined = 0;   // accepted by --baseline
+
+  void add(Finding f) { findings.push_back(std::move(f)); }
+};
+
+}  // namespace torchabi::findings

@@ -1,0 +1,60 @@
+// JSON for tools. Field names are a public contract documented in
+// docs/json-format.md: add fields, never rename or remove them.
+#include <nlohmann/json.hpp>
+
+#include "findings/rule_registry.h"
+#include "reporters/json_model.h"
+#include "reporters/reporter.h"
+
+namespace torchabi::reporters {
+
+using nlohmann::json;
+
+json location_json(const findings::Location& l) {
+  json j = json::object();
+  j["file"] = l.file;
+  if (l.line) j["line"] = l.line;
+  if (l.column) j["column"] = l.column;
+  if (!l.member.empty()) j["member"] = l.member;
+  if (!l.symbol.empty()) j["symbol"] = l.symbol;
+  return j;
+}
+
+std::string render_json(const findings::Report& r, const findings::RuleRegistry&) {
+  json j;
+  j["tool"] = {{"name", "torchabi"}, {"version", TORCHABI_VERSION}};
+  j["command"] = r.command;
+  j["subjects"] = json::array();
+  for (const auto& s : r.subjects) {
+    json o = {{"kind", s.kind}, {"path", s.path}, {"verdict", s.verdict}, {"loads_on", s.loads_on}};
+    o["floor"] = s.floor ? json(s.floor->str()) : json(nullptr);
+    o["floor_is_baseline"] = s.floor_is_baseline;
+    o["floor_set_by"] = s.floor_set_by;
+    json facts = json::object();
+    for (const auto& [k, v] : s.facts) facts[k] = v;
+    o["facts"] = facts;
+    j["subjects"].push_back(o);
+  }
+  j["findings"] = json::array();
+  size_t counts[3] = {0, 0, 0};
+  for (const auto& f : r.findings) {
+    const auto sev = f.severity.value_or(findings::Severity::Error);
+    ++counts[int(sev)];
+    json o = {{"rule", f.rule}, {"severity", findings::to_string(sev)}, {"message", f.message},
+              {"help", f.help}, {"location", location_json(f.location)}, {"notes", f.notes}};
+    if (f.fix) {
+      o["fix"] = {{"file", f.fix->file}, {"begin_offset", f.fix->begin_offset}, {"end_offset", f.fix->end_offset},
+                  {"replacement", f.fix->replacement},
+                  {"safety", f.fix->safety == findings::FixSafety::Safe ? "safe" : "unsafe"},
+                  {"description", f.fix->description}};
+    }
+    j["findings"].push_back(o);
+  }
+  j["errors"] = json::array();
+  for (const auto& e : r.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});
+  j["summary"] = {{"error", counts[2]}, {"warning", counts[1]}, {"note", counts[0]},
+                  {"suppressed", r.suppressed}, {"baselined", r.baselined}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace torchabi::reporters

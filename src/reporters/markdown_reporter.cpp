@@ -1,0 +1,55 @@
+// A summary sized for a pull-request comment: verdicts first, then findings
+// grouped by rule, so a reviewer sees the shape before the detail.
+#include <map>
+
+#include "findings/rule_registry.h"
+#include "reporters/reporter.h"
+
+namespace torchabi::reporters {
+
+static std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string render_markdown(const findings::Report& r, const findings::RuleRegistry& reg) {
+  std::string out = "## torchabi " + r.command + "\n\n";
+  out += "**" + count_summary(r) + "**\n\n";
+  if (!r.subjects.empty()) {
+    out += "| " + std::string(r.subjects[0].kind) + " | verdict | loads on | floor set by |\n|---|---|---|---|\n";
+    for (const auto& s : r.subjects) {
+      std::string by;
+      for (size_t i = 0; i < s.floor_set_by.size() && i < 3; ++i) by += (i ? ", " : "") + ("`" + s.floor_set_by[i] + "`");
+      if (s.floor_set_by.size() > 3) by += " (+" + std::to_string(s.floor_set_by.size() - 3) + ")";
+      out += "| `" + cell(s.path) + "` | " + cell(s.verdict) + " | " + cell(s.loads_on) + " | " + by + " |\n";
+    }
+    out += "\n";
+  }
+  std::map<std::string, std::vector<const findings::Finding*>> by_rule;
+  for (const auto& f : r.findings) by_rule[f.rule].push_back(&f);
+  for (const auto& [rule, list] : by_rule) {
+    const auto* doc = reg.find(rule);
+    out += "<details><summary><code>" + rule + "</code> — " + std::to_string(list.size()) + " × " +
+           (doc ? cell(doc->summary) : std::string()) + "</summary>\n\n";
+    if (doc) out += "_Instead:_ " + cell(doc->instead) + "\n\n";
+    size_t shown = 0;
+    for (const auto* f : list) {
+      if (++shown > 50) {
+        out += "- … and " + std::to_string(list.size() - 50) + " more\n";
+        break;
+      }
+      out += "- **" + std::string(findings::to_string(f->severity.value_or(findings::Severity::Error))) + "** `" +
+             cell(f->location.display()) + "`: " + cell(f->message) + "\n";
+    }
+    out += "\n</details>\n\n";
+  }
+  for (const auto& e : r.failures) out += "> :x: could not analyse `" + cell(e.input) + "`: " + cell(e.message) + "\n";
+  return out;
+}
+
+}  // namespace torchabi::reporters

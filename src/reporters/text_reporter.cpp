@@ -1,0 +1,79 @@
+// Compiler-style text: "path:line:col: error: message [rule-id]", so editors
+// and CI log parsers that understand gcc/clang output pick findings up.
+#include "findings/rule_registry.h"
+#include "reporters/reporter.h"
+
+namespace torchabi::reporters {
+
+namespace {
+
+struct Palette {
+  bool on;
+  std::string bold() const { return on ? "\033[1m" : ""; }
+  std::string reset() const { return on ? "\033[0m" : ""; }
+  std::string sev(findings::Severity s) const {
+    if (!on) return "";
+    switch (s) {
+      case findings::Severity::Error: return "\033[1;31m";
+      case findings::Severity::Warning: return "\033[1;35m";
+      case findings::Severity::Note: return "\033[1;36m";
+    }
+    return "";
+  }
+  std::string verdict(const std::string& v) const {
+    if (!on) return "";
+    if (v == "STABLE") return "\033[1;32m";
+    if (v == "UNSTABLE") return "\033[1;31m";
+    return "\033[1m";
+  }
+};
+
+}  // namespace
+
+std::string render_text(const findings::Report& r, const findings::RuleRegistry&, const RenderOptions& o) {
+  Palette p{o.color};
+  std::string out;
+  for (const auto& f : r.findings) {
+    const auto sev = f.severity.value_or(findings::Severity::Error);
+    std::string where = f.location.display();
+    out += p.bold() + where + (where.empty() ? "" : ": ") + p.reset();
+    out += p.sev(sev) + findings::to_string(sev) + ":" + p.reset() + " " + p.bold() + f.message + p.reset();
+    out += " [" + f.rule + "]\n";
+    for (const auto& n : f.notes) out += "  note: " + n + "\n";
+    if (!f.help.empty()) out += "  help: " + f.help + "\n";
+    if (f.fix) out += "  fix (" + std::string(f.fix->safety == findings::FixSafety::Safe ? "safe" : "unsafe") +
+                      "): " + f.fix->description + "\n";
+  }
+  if (!o.quiet) {
+    if (!r.findings.empty() && !r.subjects.empty()) out += "\n";
+    for (const auto& s : r.subjects) {
+      out += p.bold() + s.path + p.reset() + ": ";
+      if (!s.verdict.empty()) out += p.verdict(s.verdict) + s.verdict + p.reset();
+      if (!s.loads_on.empty()) out += (s.verdict.empty() ? "" : " — ") + s.loads_on;
+      out += "\n";
+      if (!s.floor_set_by.empty()) {
+        out += "  floor set by: ";
+        for (size_t i = 0; i < s.floor_set_by.size(); ++i) {
+          if (i == 4 && !o.verbose) {
+            out += " (+" + std::to_string(s.floor_set_by.size() - 4) + " more)";
+            break;
+          }
+          out += (i ? ", " : "") + s.floor_set_by[i];
+        }
+        out += "\n";
+      }
+      for (const auto& [k, v] : s.facts) {
+        if (!o.verbose && v.size() > 160) out += "  " + k + ": " + v.substr(0, 157) + "...\n";
+        else out += "  " + k + ": " + v + "\n";
+      }
+    }
+    out += count_summary(r);
+    if (!r.subjects.empty()) {
+      out += " in " + std::to_string(r.subjects.size()) + " " + (r.subjects.size() == 1 ? r.subjects[0].kind : r.subjects[0].kind + "s");
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace torchabi::reporters
