@@ -46,13 +46,15 @@ static TorchVersion version_or_throw(const std::string& text, const std::string&
 ApiCatalog ApiCatalog::load(const RulesSource& src) {
   ApiCatalog cat;
   const std::string rel_yaml = "api/releases.yaml";
+  const std::string ns_yaml = "api/namespaces.yaml";
+  std::string reading = rel_yaml;
   try {
     YAML::Node rel = YAML::Load(src.require(rel_yaml));
     cat.baseline_ = version_or_throw(rel["baseline"].as<std::string>(), rel_yaml);
     cat.latest_ = version_or_throw(rel["latest"].as<std::string>(), rel_yaml);
     for (const auto& r : rel["releases"]) cat.releases_.push_back(version_or_throw(r.as<std::string>(), rel_yaml));
 
-    const std::string ns_yaml = "api/namespaces.yaml";
+    reading = ns_yaml;
     YAML::Node ns = YAML::Load(src.require(ns_yaml));
     for (auto [key, kind] : {std::pair{"stable", NamespaceKind::Stable}, std::pair{"unstable", NamespaceKind::Unstable}}) {
       for (const auto& e : ns[key]) {
@@ -62,7 +64,7 @@ ApiCatalog ApiCatalog::load(const RulesSource& src) {
       }
     }
   } catch (const YAML::Exception& e) {
-    throw InputError(src.describe(), std::string("malformed rules: ") + e.what());
+    throw InputError(src.describe() + "/" + reading, std::string("malformed rules: ") + e.what());
   }
 
   const std::string tsv = "api/stable_c_functions.tsv";

@@ -1,0 +1,33 @@
+// Runs the built torchabi binary as a user would and captures what it prints.
+// End-to-end tests assert on exit codes and on parsed JSON/SARIF, never on
+// grepped text alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace torchabi::e2e {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  nlohmann::json json() const;  // parses `out`; fails the test when it is not JSON
+};
+
+// Runs `torchabi ARGS...` with the working directory `cwd` (default: a fresh
+// temporary directory per call, so no config file is picked up by accident).
+RunResult run_torchabi(const std::vector<std::string>& args, const std::string& cwd = "");
+
+// Paths provided by CMake.
+std::string torchabi_binary();
+std::string source_dir();    // the repository root
+std::string build_dir();     // the CMake build root (fixtures are built under it)
+std::string shared_data();   // ../shared/data/pytorch next to the checkout, if present
+
+// A fresh empty directory under the test's temp dir, removed at exit.
+std::string make_temp_dir();
+
+}  // namespace torchabi::e2e
