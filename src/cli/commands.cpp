@@ -3,8 +3,11 @@
 namespace torchabi::cli {
 
 void register_commands(CLI::App& app, Dispatch& d) {
+  add_audit_command(app, d);
   add_explain_command(app, d);
   add_rules_command(app, d);
+  add_run_command(app, d);
+  add_schema_command(app, d);
 }
 
 }  // namespace torchabi::cli

@@ -9,8 +9,8 @@ namespace {
 
 using Kind = DefaultValue::Kind;
 
-// What a scalar slot accepts, after PyTorch's parser: ScalarType, Layout and
-// MemoryFormat are integers underneath and take the enum-like names.
+// What a scalar slot accepts. ScalarType, Layout and MemoryFormat are
+// integers underneath and take the enum-like names.
 enum class Slot { NoneOnly, DeviceString, String, Int, EnumInt, Float, Complex, Bool, Scalar, None };
 
 Slot slot_of(BaseType b) {
@@ -28,7 +28,6 @@ Slot slot_of(BaseType b) {
     case BaseType::SymInt:
     case BaseType::DeviceIndex:
     case BaseType::ConstQuantizerPtr:
-    case BaseType::Storage:
       return Slot::Int;
     case BaseType::ScalarType:
     case BaseType::Layout:
@@ -45,7 +44,7 @@ Slot slot_of(BaseType b) {
     case BaseType::Scalar:
       return Slot::Scalar;
     default:
-      return Slot::None;
+      return Slot::None;  // Storage, Stream, Any, type variables, ...
   }
 }
 
@@ -86,54 +85,92 @@ bool fits_int64(std::string_view text) {
   return neg ? v <= uint64_t(INT64_MAX) + 1 : v <= uint64_t(INT64_MAX);
 }
 
-std::string quoted(const Type& t) {
-  return "'" + (t.kind == TypeKind::Base ? t.name : std::string("this type")) + "'";
+std::optional<DefaultProblem> rejected(std::string m) { return DefaultProblem{true, std::move(m)}; }
+std::optional<DefaultProblem> questionable(std::string m) {
+  return DefaultProblem{false, std::move(m)};
 }
 
-// Checks one constant (never a list) against a base type.
-std::string check_scalar(const Type& t, const DefaultValue& v, bool optional) {
-  if (t.kind != TypeKind::Base) return "arguments of this type cannot have a default value";
+std::string quoted(const Type& t) { return "'" + t.name + "'"; }
+
+// What PyTorch rejects in any single constant, whatever the type.
+std::optional<DefaultProblem> check_constant(const Type& t, const DefaultValue& v) {
+  if (v.kind == Kind::Int && !fits_int64(v.text))
+    return rejected("integer " + v.text + " does not fit in 64 bits");
+  if (v.kind == Kind::Enum && !is_enum_word(v.text) &&
+      !(t.is_base(BaseType::ScalarType) && is_dtype_name(v.text)))
+    return rejected("'" + v.text + "' is not a known constant name");
+  return std::nullopt;
+}
+
+// One constant (never a list) for a base type. `optional`: the type had `?`.
+std::optional<DefaultProblem> check_scalar(const Type& t, const DefaultValue& v, bool optional) {
+  if (t.kind != TypeKind::Base) return rejected("arguments of this type cannot have a default value");
   Slot slot = slot_of(t.base);
   const std::string name = quoted(t);
-  if (v.kind == Kind::None) {
-    if (optional || slot == Slot::NoneOnly) return {};
-    if (slot == Slot::None) return "arguments of type " + name + " cannot have a default value";
-    return "None is only a valid default for optional types (write '" + t.name + "?')";
-  }
-  auto expected = [&](const char* what) { return "an argument of type " + name + " takes " + what; };
+  if (slot == Slot::None && !optional)
+    return rejected("arguments of type " + name + " cannot have a default value");
+  if (slot == Slot::NoneOnly && !optional)
+    return v.kind == Kind::None ? std::nullopt
+                                : rejected("a " + name + " argument can only default to None");
+  if (slot == Slot::DeviceString && !optional)
+    return v.kind == Kind::String ? std::nullopt
+                                  : rejected("a 'Device' takes a string such as \"cpu\"");
+  if (auto p = check_constant(t, v)) return p;
+  if (v.kind == Kind::None)
+    return optional ? std::nullopt
+                    : questionable("None is only a valid default for optional types (write '" +
+                                   t.name + "?')");
+  auto expected = [&](const char* what) {
+    return questionable("an argument of type " + name + " takes " + what);
+  };
   switch (slot) {
     case Slot::None:
-      return "arguments of type " + name + " cannot have a default value";
     case Slot::NoneOnly:
-      return "a " + name + " argument can only default to None";
+      return questionable("an optional " + name + " argument can only default to None");
     case Slot::DeviceString:
-      return v.kind == Kind::String ? "" : expected("a string such as \"cpu\"");
     case Slot::String:
-      return v.kind == Kind::String ? "" : expected("a string");
+      return v.kind == Kind::String ? std::nullopt : expected("a string");
     case Slot::Bool:
-      return v.kind == Kind::True || v.kind == Kind::False ? "" : expected("True or False");
+      return v.kind == Kind::True || v.kind == Kind::False ? std::nullopt
+                                                           : expected("True or False");
     case Slot::Int:
     case Slot::EnumInt:
-      if (v.kind == Kind::Int)
-        return fits_int64(v.text) ? "" : "integer " + v.text + " does not fit in 64 bits";
-      if (v.kind == Kind::Enum &&
-          (is_enum_word(v.text) || (t.base == BaseType::ScalarType && is_dtype_name(v.text))))
-        return {};
-      if (v.kind == Kind::Enum) return "'" + v.text + "' is not a known constant name";
-      return expected("an integer");
+      return v.kind == Kind::Int || v.kind == Kind::Enum ? std::nullopt : expected("an integer");
     case Slot::Float:
-      return v.kind == Kind::Int || v.kind == Kind::Float ? "" : expected("a number");
+      return v.kind == Kind::Int || v.kind == Kind::Float ? std::nullopt : expected("a number");
     case Slot::Complex:
       return v.kind == Kind::Int || v.kind == Kind::Float || v.kind == Kind::Complex
-                 ? ""
+                 ? std::nullopt
                  : expected("a number");
     case Slot::Scalar:
       return v.kind == Kind::Int || v.kind == Kind::Float || v.kind == Kind::Complex ||
                      v.kind == Kind::True || v.kind == Kind::False
-                 ? ""
+                 ? std::nullopt
                  : expected("a number or True/False");
   }
-  return {};
+  return std::nullopt;
+}
+
+// A list element: PyTorch converts each to the element kind and fails hard
+// when it cannot (1.5 in an int list, 1 in a bool list).
+std::optional<DefaultProblem> check_element(const Type& elem, const DefaultValue& v) {
+  if (auto p = check_constant(elem, v)) return p;
+  switch (slot_of(elem.base)) {
+    case Slot::Int:
+    case Slot::EnumInt:
+      if (v.kind == Kind::Int || v.kind == Kind::Enum) return std::nullopt;
+      return rejected("an element of a " + quoted(elem) + " list must be an integer");
+    case Slot::Bool:
+      if (v.kind == Kind::True || v.kind == Kind::False) return std::nullopt;
+      return rejected("an element of a 'bool' list must be True or False");
+    case Slot::Float:
+      if (v.kind == Kind::Int || v.kind == Kind::Float) return std::nullopt;
+      return rejected("an element of a " + quoted(elem) + " list must be a number");
+    default:  // complex
+      if (v.kind == Kind::Int || v.kind == Kind::Float || v.kind == Kind::Complex)
+        return std::nullopt;
+      return rejected("an element of a 'complex' list must be a number");
+  }
 }
 
 bool list_element_ok(const Type& elem) {
@@ -154,30 +191,44 @@ DefaultValue::Kind number_kind(std::string_view text) {
   return Kind::Int;
 }
 
-std::string check_default(const Type& type, const DefaultValue& v) {
+std::optional<DefaultProblem> check_default(const Type& type, const DefaultValue& v) {
   if (type.kind == TypeKind::Optional) {
-    if (v.kind == Kind::None) return {};
+    if (v.kind == Kind::List) return rejected("an optional argument cannot default to a list");
+    if (v.kind == Kind::None) return std::nullopt;
     const Type& inner = type.contained.front();
-    if (inner.kind == TypeKind::List || v.kind == Kind::List)
-      return "an optional list can only default to None";
+    if (inner.kind == TypeKind::List) {
+      if (auto p = check_constant(inner.contained.front(), v)) return p;
+      return questionable("an optional list can only default to None");
+    }
     return check_scalar(inner, v, /*optional=*/true);
   }
   if (type.kind == TypeKind::List) {
     const Type& elem = type.contained.front();
+    if (v.kind == Kind::Enum) return rejected("a list cannot default to a name");
+    if (v.kind == Kind::None && !type.fixed_size)
+      return rejected("a list that is not optional cannot default to None (add '?' to the type)");
+    if (v.kind != Kind::List && !type.fixed_size)
+      return rejected("a list default must be a list literal such as []");
     if (!list_element_ok(elem))
-      return "list defaults are only supported for lists of int, float, bool and complex";
-    if (v.kind == Kind::List) {
-      for (const DefaultValue& e : v.elements)
-        if (std::string p = check_scalar(elem, e, false); !p.empty()) return p;
-      return {};
-    }
-    if (v.kind == Kind::None)
-      return "a list that is not optional cannot default to None (add '?' to the type)";
-    if (!type.fixed_size) return "a list default must be a list literal such as []";
-    return check_scalar(elem, v, false);  // int[2] x=1 means [1, 1]
+      return rejected("list defaults are only supported for lists of int, float, bool and complex");
+    if (v.kind != Kind::List) return check_element(elem, v);  // int[2] x=1 means [1, 1]
+    for (const DefaultValue& e : v.elements)
+      if (auto p = check_element(elem, e)) return p;
+    return std::nullopt;
   }
-  if (v.kind == Kind::List) return "a list default needs a list type";
-  return check_scalar(type, v, false);
+  if (v.kind == Kind::List) return rejected("a list default needs a list type");
+  return check_scalar(type, v, /*optional=*/false);
+}
+
+std::vector<QuestionableDefault> questionable_defaults(const FunctionSchema& schema) {
+  std::vector<QuestionableDefault> out;
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    const Argument& a = schema.arguments[i];
+    if (!a.default_value) continue;
+    auto p = check_default(a.type, *a.default_value);
+    if (p && !p->rejected_by_pytorch) out.push_back({i, p->message});
+  }
+  return out;
 }
 
 }  // namespace torchabi::schema

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <tuple>
 #include <vector>
 
 #include "analyzers/schema/default_rules.h"
@@ -48,7 +49,7 @@ std::string suggest_type(std::string_view wrong) {
   for (int i = 0; i < static_cast<int>(BaseType::TypeVariable); ++i) {
     std::string_view cand = spelling(static_cast<BaseType>(i));
     size_t d = distance(wrong, cand);
-    if (d < best_d) {
+    if (d < best_d && d < wrong.size()) {
       best_d = d;
       best = std::string(cand);
     }
@@ -58,8 +59,8 @@ std::string suggest_type(std::string_view wrong) {
 
 class Parser {
 public:
-  Parser(std::string_view text, const ParseOptions& options)
-      : text_(text), options_(options), tokens_(tokenize(text)) {}
+  Parser(std::string_view text, const ParseOptions& options, SchemaSpans* spans)
+      : options_(options), spans_(spans), tokens_(tokenize(text)) {}
 
   std::variant<OperatorName, FunctionSchema> declaration(bool need_schema, bool allow_schema) {
     OperatorName name = operator_name();
@@ -148,6 +149,7 @@ private:
           next();
           s.is_vararg = true;
         } else {
+          if (spans_) spans_->arguments.push_back(cur().offset);
           s.arguments.push_back(argument(kwarg_only));
         }
       } while (next_if(','));
@@ -211,11 +213,17 @@ private:
     a.type = type(0);
     sized_list_suffix(a.type);
     a.name = ident("an argument name");
-    if (next_if('=')) a.default_value = default_value(a.type, a.name);
+    uint32_t default_at = 0;
+    if (next_if('=')) {
+      default_at = cur().offset;
+      a.default_value = default_value(a.type, a.name);
+    }
+    if (spans_) spans_->defaults.push_back(default_at);
     return a;
   }
 
   Return return_value() {
+    if (spans_) spans_->returns.push_back(cur().offset);
     Return r;
     r.type = type(0);
     sized_list_suffix(r.type);
@@ -366,8 +374,8 @@ private:
   DefaultValue default_value(const Type& type, const std::string& arg) {
     const Token& at = cur();
     DefaultValue v = default_token();
-    if (std::string problem = check_default(type, v); !problem.empty())
-      fail("bad default for '" + arg + "': " + problem, at);
+    if (auto problem = check_default(type, v); problem && problem->rejected_by_pytorch)
+      fail("bad default for '" + arg + "': " + problem->message, at);
     return v;
   }
 
@@ -415,8 +423,8 @@ private:
     return v;
   }
 
-  std::string_view text_;
   const ParseOptions& options_;
+  SchemaSpans* spans_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   bool type_variables_ok_ = false;
@@ -426,22 +434,16 @@ ParseError to_error(std::string_view text, Failure f) {
   ParseError e;
   e.message = std::move(f.message);
   e.offset = std::min<uint32_t>(f.offset, static_cast<uint32_t>(text.size()));
-  for (uint32_t i = 0; i < e.offset; ++i) {
-    if (text[i] == '\n') {
-      ++e.line;
-      e.column = 1;
-    } else {
-      ++e.column;
-    }
-  }
+  std::tie(e.line, e.column) = line_and_column(text, e.offset);
   return e;
 }
 
 Parsed<std::variant<OperatorName, FunctionSchema>> run(std::string_view text,
                                                        const ParseOptions& options,
-                                                       bool need_schema, bool allow_schema) {
+                                                       bool need_schema, bool allow_schema,
+                                                       SchemaSpans* spans = nullptr) {
   try {
-    Parser p(text, options);
+    Parser p(text, options, spans);
     return p.declaration(need_schema, allow_schema);
   } catch (Failure& f) {
     return to_error(text, std::move(f));
@@ -452,13 +454,28 @@ Parsed<std::variant<OperatorName, FunctionSchema>> run(std::string_view text,
 
 }  // namespace
 
+std::pair<uint32_t, uint32_t> line_and_column(std::string_view text, uint32_t offset) {
+  uint32_t line = 1, column = 1;
+  for (uint32_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
 std::string ParseError::display() const {
   std::string where = line > 1 ? "line " + std::to_string(line) + ", column " : "column ";
   return where + std::to_string(column) + ": " + message;
 }
 
-Parsed<FunctionSchema> parse_schema(std::string_view text, const ParseOptions& options) {
-  auto r = run(text, options, /*need_schema=*/true, /*allow_schema=*/true);
+Parsed<FunctionSchema> parse_schema(std::string_view text, const ParseOptions& options,
+                                    SchemaSpans* spans) {
+  if (spans) *spans = {};
+  auto r = run(text, options, /*need_schema=*/true, /*allow_schema=*/true, spans);
   if (auto* e = std::get_if<ParseError>(&r)) return *e;
   return std::get<FunctionSchema>(std::get<0>(std::move(r)));
 }

@@ -10,7 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "analyzers/schema/ast.h"
 
@@ -43,8 +45,20 @@ struct ParseOptions {
 template <class T>
 using Parsed = std::variant<T, ParseError>;
 
+// Where the parts of a parsed schema start (byte offsets into its text), for
+// diagnostics about a schema that did parse.
+struct SchemaSpans {
+  std::vector<uint32_t> arguments;  // each argument's type
+  std::vector<uint32_t> defaults;   // each argument's default value; 0 when it has none
+  std::vector<uint32_t> returns;    // each return's type
+};
+
+// 1-based line and column of a byte offset, as ParseError reports them.
+std::pair<uint32_t, uint32_t> line_and_column(std::string_view text, uint32_t offset);
+
 // A full schema: name, arguments, `->`, returns.
-Parsed<FunctionSchema> parse_schema(std::string_view text, const ParseOptions& options = {});
+Parsed<FunctionSchema> parse_schema(std::string_view text, const ParseOptions& options = {},
+                                    SchemaSpans* spans = nullptr);
 
 // An operator name alone: "ns::name.overload", "name", "name.overload" (as
 // m.impl takes it).

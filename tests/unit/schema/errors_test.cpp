@@ -47,7 +47,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadSchema{"myops::f(..., Tensor x) -> Tensor", 15, "last element of the argument list"},
         BadSchema{"myops::f(Tensor x, ...) -> (..., Tensor)", 34, "last element of the return list"},
         BadSchema{"myops::f(str s='abc) -> Tensor", 16, "unterminated string"},
-        BadSchema{"myops::f(Tensor x) -> Tensor extra", 30, "after the schema"},
+        BadSchema{"myops::f(Tensor x) -> Tensor, Tensor", 29, "after the schema"},
         BadSchema{"myops::f(Tensor x) -> Tensor y z", 32, "after the schema"},
         BadSchema{"myops::f(__torch__.torch.klasses.ns.C x) -> Tensor", 26, "'classes'"},
         BadSchema{"myops::f(t x) -> Tensor", 10, "type variables are only allowed"},

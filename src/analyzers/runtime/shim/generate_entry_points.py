@@ -123,7 +123,7 @@ def main():
     ap.add_argument("--prototypes", required=True)
     ap.add_argument("--constants", required=True)
     ap.add_argument("--baseline", required=True)
-    ap.add_argument("--versions", required=True, help="semicolon-separated releases")
+    ap.add_argument("--versions", required=True, help="comma-separated releases")
     ap.add_argument("--out-dir", required=True)
     a = ap.parse_args()
 
@@ -136,10 +136,10 @@ def main():
         name, since, proto = r[0], r[1], r[5]
         if not (name.startswith("aoti_") or name.startswith("torch_")):
             continue  # header-only C++ helpers (fp16 conversions, operators)
+        if extra.get(name) == "-":
+            continue  # the catalog lists it, but it is no exported C function
         if proto == "-":
             proto = extra.get(name)
-            if proto == "-":
-                continue
         if proto is None:
             if not DEVICE_FALLBACK.match(name):
                 fail("%s has no prototype in the catalog or in %s" % (name, a.prototypes))
@@ -179,7 +179,7 @@ def main():
     src.append("}")
     write(os.path.join(a.out_dir, "entry_points.cpp"), "\n".join(src) + "\n")
 
-    for v in [x for x in a.versions.split(";") if x]:
+    for v in [x for x in a.versions.split(",") if x]:
         names = sorted(f[0] for f in functions if version_key(f[1]) <= version_key(v))
         body = "{\n  global:\n    torchabi_runtime_control;\n"
         body += "".join("    %s;\n" % n for n in names)

@@ -18,6 +18,13 @@ enum class EventKind {
   ShimError,        // a shim function rejected its arguments (the extension gets code 1)
   Warning,          // aoti_torch_warn / TORCH_WARN
   Registration,     // a library registration PyTorch would reject
+  // Stack protocol of a boxed kernel call (function = the op's name):
+  MissingReturn,    // a return slot the kernel did not write
+  ExtraReturn,      // a slot past the schema's returns that the kernel overwrote
+  ReturnType,       // a return slot that does not hold a value of the schema's type
+  Leak,             // a handle the kernel neither released nor returned
+  InplaceAlias,     // a Tensor(a!) return that is not its input
+  Unconvertible,    // an op whose schema has a type without a StableIValue conversion
 };
 
 struct Event {

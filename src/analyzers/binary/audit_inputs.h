@@ -1,0 +1,31 @@
+// Expands the paths given to `torchabi audit` into the files to audit:
+// files as given, directories (site-packages trees) walked for shared
+// libraries and wheels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "findings/finding.h"
+
+namespace torchabi::binary {
+
+enum class ArtifactKind { Library, Wheel };
+
+struct Artifact {
+  std::string path;
+  ArtifactKind kind = ArtifactKind::Library;
+};
+
+struct ExpandedInputs {
+  std::vector<Artifact> artifacts;
+  std::vector<findings::InputFailure> failures;  // missing paths, empty directories
+};
+
+// Files are taken whatever their name (a wheel by its ".whl" name or zip
+// signature, anything else as a library). Directories are walked recursively
+// without following directory symlinks; a file reached twice through
+// symlinks is audited once. Results of a walk are sorted by path.
+ExpandedInputs expand_inputs(const std::vector<std::string>& paths);
+
+}  // namespace torchabi::binary

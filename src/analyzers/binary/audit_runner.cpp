@@ -1,0 +1,52 @@
+#include "analyzers/binary/audit_runner.h"
+
+#include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/library_report.h"
+#include "analyzers/binary/library_scan.h"
+#include "analyzers/binary/wheel_audit.h"
+#include "common/input_error.h"
+#include "common/mapped_file.h"
+#include "inputs/elf_view.h"
+
+namespace torchabi::binary {
+
+namespace {
+
+void audit_library_file(const std::string& path, SymbolClassifier& classifier, const AuditOptions& options,
+                        findings::Report& report) {
+  MappedFile file(path);
+  inputs::ElfView elf(file.bytes(), path);
+  LibraryScan scan = scan_library(elf, classifier);
+  findings::Location where;
+  where.file = path;
+  report_library(scan, where, options, report);
+}
+
+}  // namespace
+
+findings::Report run_audit(const std::vector<std::string>& paths, const AuditOptions& options,
+                           SymbolClassifier& classifier) {
+  findings::Report report;
+  report.command = "audit";
+  ExpandedInputs inputs = expand_inputs(paths);
+  report.failures = std::move(inputs.failures);
+  for (const auto& a : inputs.artifacts) {
+    // A failure must not leave half of an input's entries behind.
+    const size_t subjects = report.subjects.size(), found = report.findings.size();
+    try {
+      if (a.kind == ArtifactKind::Wheel) {
+        MappedFile file(a.path);
+        audit_wheel(a.path, file.bytes(), classifier, options, report);
+      } else {
+        audit_library_file(a.path, classifier, options, report);
+      }
+    } catch (const InputError& e) {
+      report.subjects.resize(subjects);
+      report.findings.resize(found);
+      report.failures.push_back({e.input(), e.what()});
+    }
+  }
+  return report;
+}
+
+}  // namespace torchabi::binary

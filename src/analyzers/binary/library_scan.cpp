@@ -1,0 +1,63 @@
+#include "analyzers/binary/library_scan.h"
+
+#include <algorithm>
+#include <elf.h>
+
+#include "inputs/elf_view.h"
+
+namespace torchabi::binary {
+
+namespace {
+
+bool exported_weak_definition(const inputs::DynSymbol& s) {
+  return s.defined && (s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE) &&
+         (s.visibility == STV_DEFAULT || s.visibility == STV_PROTECTED) && !s.hidden_version;
+}
+
+}  // namespace
+
+LibraryScan scan_library(const inputs::ElfView& elf, SymbolClassifier& classifier) {
+  LibraryScan scan;
+  scan.machine = elf.machine_name();
+  scan.soname = std::string(elf.soname());
+  for (auto n : elf.needed()) scan.needed.emplace_back(n);
+
+  for (size_t i = 1; i < elf.symbol_count(); ++i) {
+    const inputs::DynSymbol info = elf.symbol(i, /*with_name=*/false);
+    const bool import = !info.defined;
+    if (!import && !exported_weak_definition(info)) continue;
+    const inputs::DynSymbol s = elf.symbol(i);
+    if (s.name.empty()) continue;
+
+    if (!import) {
+      SymbolClass c = classifier.classify(s.name, /*want_text=*/scan.leaked_count < LibraryScan::kLeakedExamples);
+      if (c.kind != SymbolKind::UnstableCxx) continue;
+      if (scan.leaked_count++ < LibraryScan::kLeakedExamples)
+        scan.leaked_examples.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
+      continue;
+    }
+
+    SymbolClass c = classifier.classify(s.name, /*want_text=*/true);
+    switch (c.kind) {
+      case SymbolKind::StableShim: scan.stable_shims.push_back({std::string(s.name), c.function}); break;
+      case SymbolKind::UnknownShim: scan.unknown_shims.emplace_back(s.name); break;
+      case SymbolKind::UnstableCxx:
+        scan.unstable_imports.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
+        break;
+      case SymbolKind::StableCxx:
+        scan.stable_cxx_imports.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
+        break;
+      case SymbolKind::Other: ++scan.other_imports; break;
+    }
+  }
+  // Symbol tables are ordered by hash, not name: sort so reports are stable.
+  std::sort(scan.stable_shims.begin(), scan.stable_shims.end(),
+            [](const auto& a, const auto& b) { return a.symbol < b.symbol; });
+  std::sort(scan.unknown_shims.begin(), scan.unknown_shims.end());
+  auto by_text = [](const CxxSymbol& a, const CxxSymbol& b) { return a.demangled < b.demangled; };
+  std::sort(scan.unstable_imports.begin(), scan.unstable_imports.end(), by_text);
+  std::sort(scan.stable_cxx_imports.begin(), scan.stable_cxx_imports.end(), by_text);
+  return scan;
+}
+
+}  // namespace torchabi::binary

@@ -1,0 +1,56 @@
+// Sorts a dynamic symbol into what it means for the stable ABI: a stable C
+// shim function (with the release that introduced it), a shim-like name our
+// rules do not know, C++ from a stable or an unstable PyTorch namespace, or
+// anything else (libc, CUDA, Python, the extension's own code).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzers/binary/symbol_scope.h"
+#include "inputs/api_catalog.h"
+
+namespace torchabi::inputs {
+class RulesSource;
+}
+
+namespace torchabi::binary {
+
+enum class SymbolKind { StableShim, UnknownShim, StableCxx, UnstableCxx, Other };
+
+const char* to_string(SymbolKind k);
+
+struct SymbolClass {
+  SymbolKind kind = SymbolKind::Other;
+  const inputs::CFunction* function = nullptr;  // StableShim: the catalog entry
+  std::string ns;                               // C++: deciding namespace, e.g. "c10", "torch::stable"
+  std::string context;                          // C++: declaration context, e.g. "c10::detail"
+  std::string demangled;                        // C++: full text, when asked for
+};
+
+class SymbolClassifier {
+public:
+  // `namespace_roots`: the first component of every namespace the catalog
+  // classifies ("torch", "at", "c10", "caffe2"). A mangled name can only be
+  // declared inside namespace N if it spells N's <source-name> ("3c10"), so
+  // names spelling none of them are "other" without being demangled. This is
+  // only a shortcut: every decision is made on the demangled context.
+  SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> namespace_roots);
+  // Roots read from rules/api/namespaces.yaml. Throws InputError when malformed.
+  static SymbolClassifier from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules);
+
+  SymbolClass classify(std::string_view symbol, bool want_text = false);
+  std::string demangle(std::string_view symbol) { return demangler_.demangle(symbol); }
+
+  const inputs::ApiCatalog& catalog() const { return catalog_; }
+
+private:
+  bool may_be_in_known_namespace(std::string_view mangled) const;
+
+  const inputs::ApiCatalog& catalog_;
+  std::vector<std::string> needles_;  // "<len><root>" for each root
+  ScopeDemangler demangler_;
+};
+
+}  // namespace torchabi::binary

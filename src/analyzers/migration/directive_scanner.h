@@ -1,0 +1,41 @@
+// A light scan of a source file's preprocessor directives, without running the
+// preprocessor. The rewrite engine uses it to keep edits out of macro bodies
+// (a fix-it there would change every expansion, including ones in other
+// files), and the header rewrite uses it to find the #include lines to edit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torchabi::migration {
+
+struct ByteRange {
+  uint32_t begin = 0;  // inclusive
+  uint32_t end = 0;    // exclusive
+  bool overlaps(uint32_t b, uint32_t e) const;
+};
+
+struct IncludeDirective {
+  ByteRange line;       // the whole line, including its newline when present
+  std::string target;   // "torch/extension.h"
+  bool angled = false;  // <...> rather than "..."
+  uint32_t line_number = 0;  // 1-based
+  int conditional_depth = 0; // #if/#ifdef/#ifndef levels open around it (include guards count)
+};
+
+struct DirectiveScan {
+  // #define and #undef directives, each from the '#' to the end of its
+  // logical line (backslash continuations included).
+  std::vector<ByteRange> macro_definitions;
+  std::vector<IncludeDirective> includes;
+  // The end of a leading `#pragma once` line, or 0.
+  uint32_t after_pragma_once = 0;
+};
+
+// Directives inside /* */ comments are ignored; a '#' must be the first
+// non-blank character of a line, as the preprocessor requires.
+DirectiveScan scan_directives(std::string_view text);
+
+}  // namespace torchabi::migration

@@ -1,0 +1,100 @@
+#include "analyzers/migration/fix_session.h"
+
+#include <set>
+#include <tuple>
+
+#include "analyzers/migration/header_rewrite.h"
+#include "common/input_error.h"
+
+namespace torchabi::migration {
+
+namespace {
+
+using FixKey = std::tuple<std::string, uint32_t, uint32_t, std::string>;
+FixKey key(const findings::FixIt& f) { return {normal_path(f.file), f.begin_offset, f.end_offset, f.replacement}; }
+
+FixApplier make_applier(const FixSessionInputs& in) {
+  FixApplier a(in.include_unsafe);
+  for (const auto& [file, ranges] : in.protected_ranges)
+    for (const auto& r : ranges) a.protect(file, r);
+  return a;
+}
+
+}  // namespace
+
+RewritePlan plan_fixes(const FixSessionInputs& in) {
+  // Pass 1: lint's fix-its (those on include lines are replaced by the header rewrite).
+  FixApplier first = make_applier(in);
+  for (const auto& u : in.uses)
+    if (u.fix && !u.is_include) first.add(*u.fix);
+  RewritePlan one = first.plan();
+
+  std::set<FixKey> applied;
+  std::map<std::string, FileRewrite*> by_file;
+  for (auto& f : one.files) {
+    by_file[normal_path(f.path)] = &f;
+    for (const auto& fx : f.applied) applied.insert(key(fx));
+  }
+
+  // Which files still use legacy APIs after pass 1, and which files include them.
+  std::set<std::string> remaining;
+  std::map<std::string, std::string> shown;      // normal path -> path as lint reported it
+  std::map<std::string, std::vector<LegacyInclude>> legacy_lines;
+  std::map<std::string, std::vector<std::string>> needed;  // headers of the replacements that went in
+  for (const auto& u : in.uses) {
+    const std::string n = normal_path(u.location.file);
+    shown.emplace(n, u.location.file);
+    if (u.is_include) legacy_lines[n].push_back({u.location.line, u.api});
+    else if (!u.fix || !applied.count(key(*u.fix))) remaining.insert(n);
+    else if (!u.header.empty()) needed[normal_path(u.fix->file)].push_back(u.header);
+  }
+  std::map<std::string, std::set<std::string>> included_by;
+  for (const auto& [from, tos] : in.includes)
+    for (const auto& to : tos) included_by[to].insert(from);
+  auto still_needed = [&](const std::string& file) {
+    std::set<std::string> seen{file};
+    std::vector<std::string> stack{file};
+    while (!stack.empty()) {
+      std::string cur = stack.back();
+      stack.pop_back();
+      if (remaining.count(cur)) return true;
+      for (const auto& up : included_by[cur])
+        if (seen.insert(up).second) stack.push_back(up);
+    }
+    return false;
+  };
+
+  // Pass 2: the accepted fixes again, plus the header rewrite of every file
+  // that changed or includes a legacy header.
+  FixApplier second = make_applier(in);
+  std::set<std::string> files;
+  for (const auto& [n, _] : by_file) files.insert(n);
+  for (const auto& [n, _] : legacy_lines) files.insert(n);
+  for (const auto& n : files) {
+    HeaderRewriteInput h;
+    h.file = shown.count(n) ? shown[n] : by_file[n]->path;
+    auto it = by_file.find(n);
+    if (it != by_file.end()) {
+      h.text = it->second->before;
+      for (const auto& fx : it->second->applied) second.add(fx);
+      h.file = it->second->path;
+      h.needed = needed[n];
+    } else {
+      try {
+        h.text = read_source_file(h.file);
+      } catch (const InputError&) {
+        continue;  // lint already reported what it could not read
+      }
+    }
+    auto ll = legacy_lines.find(n);
+    if (ll != legacy_lines.end()) h.legacy = ll->second;
+    h.legacy_still_needed = still_needed(n);
+    for (auto& fx : header_fixes(h)) second.add(fx);
+  }
+  RewritePlan two = second.plan();
+  two.already_applied += one.already_applied;
+  two.rejected.insert(two.rejected.begin(), one.rejected.begin(), one.rejected.end());
+  return two;
+}
+
+}  // namespace torchabi::migration

@@ -1,0 +1,89 @@
+#include "analyzers/migration/header_rewrite.h"
+
+#include <algorithm>
+
+#include "analyzers/migration/directive_scanner.h"
+
+namespace torchabi::migration {
+
+using findings::FixIt;
+using findings::FixSafety;
+
+namespace {
+
+// "<optional>" -> "optional"; "torch/csrc/stable/tensor.h" stays.
+std::string bare(const std::string& header) {
+  if (header.size() >= 2 && header.front() == '<' && header.back() == '>') return header.substr(1, header.size() - 2);
+  return header;
+}
+
+bool names(const IncludeDirective& d, const std::string& header) {
+  return d.target == header || (d.target.size() > header.size() && d.target.compare(d.target.size() - header.size(), header.size(), header) == 0 &&
+                                d.target[d.target.size() - header.size() - 1] == '/');
+}
+
+}  // namespace
+
+std::vector<FixIt> header_fixes(const HeaderRewriteInput& in) {
+  const DirectiveScan scan = scan_directives(in.text);
+
+  std::vector<std::string> needed;
+  for (const auto& h : in.needed) {
+    const std::string name = bare(h);
+    if (name.empty() || std::find(needed.begin(), needed.end(), name) != needed.end()) continue;
+    const bool present = std::any_of(scan.includes.begin(), scan.includes.end(),
+                                     [&](const IncludeDirective& d) { return d.target == name; });
+    if (!present) needed.push_back(name);
+  }
+  std::sort(needed.begin(), needed.end());
+  std::string block;
+  for (const auto& h : needed) block += "#include <" + h + ">\n";
+
+  // Only the directives that name the legacy header themselves: an include of
+  // a third-party header that pulls torch in is the user's call, not ours.
+  std::vector<const IncludeDirective*> legacy;
+  for (const auto& d : scan.includes)
+    for (const auto& l : in.legacy)
+      if (d.line_number == l.line && names(d, l.header)) {
+        legacy.push_back(&d);
+        break;
+      }
+
+  std::vector<FixIt> out;
+  auto fix = [&](uint32_t b, uint32_t e, std::string text, FixSafety safety, std::string what) {
+    out.push_back({in.file, b, e, std::move(text), safety, std::move(what)});
+  };
+
+  if (!legacy.empty() && !in.legacy_still_needed) {
+    const FixSafety safety = needed.empty() ? FixSafety::Unsafe : FixSafety::Safe;
+    for (size_t i = 0; i < legacy.size(); ++i) {
+      const auto& d = *legacy[i];
+      std::string replacement = i == 0 ? block : std::string();
+      if (i == 0 && !replacement.empty() && (d.line.end == d.line.begin || in.text[d.line.end - 1] != '\n'))
+        replacement.pop_back();  // the legacy include was the last line and had no newline
+      fix(d.line.begin, d.line.end, std::move(replacement), safety,
+          i == 0 && !needed.empty() ? "replace <" + d.target + "> with the stable headers the code uses"
+                                    : "remove <" + d.target + ">: nothing uses it any more");
+    }
+    return out;
+  }
+  if (needed.empty()) return out;
+
+  uint32_t at = 0;
+  if (!legacy.empty()) {
+    at = legacy.front()->line.begin;
+  } else if (!scan.includes.empty()) {
+    const auto first = std::min_element(scan.includes.begin(), scan.includes.end(),
+                                        [](const IncludeDirective& a, const IncludeDirective& b) {
+                                          return a.conditional_depth < b.conditional_depth;
+                                        });
+    at = first->line.begin;
+  } else {
+    at = scan.after_pragma_once;
+    if (at > 0 && in.text[at - 1] != '\n') block = "\n" + block;
+  }
+  fix(at, at, block, FixSafety::Safe, "include the stable headers the rewritten code uses");
+  return out;
+}
+
+}  // namespace torchabi::migration

@@ -1,0 +1,94 @@
+// The migration plan: what `torchabi migrate` tells a maintainer before they
+// port an extension to the LibTorch stable ABI. Built from lint's findings by
+// plan_builder.h; rendered by reporters/migration_*.cpp. Pure data.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/version.h"
+#include "findings/finding.h"
+
+namespace torchabi::migration {
+
+// What it takes to replace one use.
+enum class Disposition {
+  Fixable,        // `--fix` rewrites it
+  FixableUnsafe,  // `--fix --unsafe-fixes` rewrites it; review the result
+  Manual,         // a stable replacement exists; a person must apply it
+  Blocked,        // nothing stable replaces it today
+};
+const char* to_string(Disposition d);  // "fixable", "fixable-unsafe", "manual", "blocked"
+
+// One use of a non-stable API in the project's code.
+struct ApiUse {
+  std::string api;                      // "at::Tensor", "TORCH_CHECK", "torch/extension.h"
+  std::string replacement;              // empty: none
+  std::string header;                   // where the replacement is declared ("<optional>" for std headers)
+  std::optional<TorchVersion> since;    // release that introduced the replacement
+  std::string note;
+  Disposition disposition = Disposition::Manual;
+  std::string blocker;                  // blocker id when Blocked by a known blocker
+  findings::Location location;
+  bool is_include = false;              // an #include of a non-stable header
+  std::optional<findings::FixIt> fix;   // lint's rewrite, when it has one
+};
+
+struct Counts {
+  size_t fixable = 0, fixable_unsafe = 0, manual = 0, blocked = 0;
+  size_t total() const { return fixable + fixable_unsafe + manual + blocked; }
+  void add(Disposition d);
+};
+
+// All uses of one API, most-used APIs first.
+struct ApiGroup {
+  std::string api;
+  std::string replacement;
+  std::optional<TorchVersion> since;
+  std::string note;
+  Counts counts;
+  std::vector<findings::Location> uses;  // sorted by file, line, column
+  std::vector<std::string> files;        // distinct, sorted
+};
+
+struct BlockerGroup {
+  std::string id, title, workaround;
+  std::optional<TorchVersion> partial_since;
+  std::vector<std::string> apis;         // the blocked APIs actually used, sorted
+  std::vector<findings::Location> uses;
+};
+
+struct FileProgress {
+  std::string path;
+  Counts counts;
+};
+
+// Files that should change together: a header whose API changes and every
+// project file that includes it, directly or through clean headers.
+struct WorkGroup {
+  std::vector<std::string> files;  // headers before the files that include them
+  Counts counts;
+  std::string why;                 // "include/ops.h is included by a.cpp, b.cpp"; empty for one file
+};
+
+struct MigrationPlan {
+  std::vector<std::string> inputs;
+  size_t files_analysed = 0;       // translation units and project headers seen
+  Counts summary;
+  std::vector<ApiGroup> apis;
+  std::vector<BlockerGroup> blockers;
+  // Lowest TORCH_TARGET_VERSION the migrated code needs: the newest release
+  // among the replacements it will use. `target_is_baseline`: nothing newer
+  // than the catalog baseline is used ("2.9 or earlier").
+  std::optional<TorchVersion> target;
+  bool target_is_baseline = false;
+  std::vector<std::string> target_set_by;
+  std::vector<FileProgress> files;  // most remaining work first
+  std::vector<WorkGroup> order;
+  std::vector<std::string> notes;   // e.g. what the front end could not parse
+  std::vector<findings::InputFailure> failures;
+};
+
+}  // namespace torchabi::migration

@@ -1,0 +1,191 @@
+#include "analyzers/runtime/driver/case_runner.h"
+
+#include "analyzers/runtime/driver/compare.h"
+#include "analyzers/runtime/driver/event_findings.h"
+#include "analyzers/runtime/driver/values.h"
+#include "common/input_error.h"
+
+namespace torchabi::runtime_driver {
+namespace {
+
+namespace rt = torchabi::runtime;
+
+ProtoFinding finding(const char* rule, const std::string& op, std::string message, std::string help) {
+  ProtoFinding f;
+  f.rule = rule;
+  f.op = op;
+  f.message = std::move(message);
+  f.help = std::move(help);
+  return f;
+}
+
+struct Attempt {
+  rt::CallOutcome outcome;
+  EventFindings events;
+};
+
+Attempt attempt(rt::Control& runtime, const OpInfo& op, const std::vector<rt::Value>& args,
+                const std::string& context) {
+  Attempt a;
+  runtime.drain_events();
+  a.outcome = runtime.invoke(op.cpu_kernel->fn, op.sig, args);
+  a.events = findings_from_events(runtime.drain_events(), op.sig.qualified(), context);
+  return a;
+}
+
+std::string strip_newlines(std::string s) {
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
+// Findings for a completed call whose outcome is not compared with a case.
+void add_outcome_findings(const Attempt& a, const std::string& op, const std::string& context, bool smoke,
+                          std::vector<ProtoFinding>& out) {
+  out.insert(out.end(), a.events.findings.begin(), a.events.findings.end());
+  if (a.outcome.exception) {
+    ProtoFinding f = finding("runtime-kernel-exception", op,
+                             context + "the kernel of " + op + " threw: " + strip_newlines(*a.outcome.exception),
+                             smoke ? "smoke inputs are guesses from the schema; give this op a case file with inputs it "
+                                     "accepts (and `expect: {error: ...}` where an error is intended)"
+                                   : "fix the kernel, or expect the error in the case file with `expect: {error: ...}`");
+    for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
+    if (smoke) f.severity = findings::Severity::Note;
+    out.push_back(std::move(f));
+  } else if (!a.events.shim_errors.empty()) {
+    ProtoFinding f = finding("runtime-ignored-error", op,
+                             context + "the kernel of " + op + " returned normally although a stable C function it "
+                                 "called failed: " + a.events.shim_errors.front(),
+                             "check every AOTITorchError result (TORCH_ERROR_CODE_CHECK) and stop when it is not "
+                             "AOTI_TORCH_SUCCESS");
+    for (size_t i = 1; i < a.events.shim_errors.size(); ++i) f.notes.push_back(a.events.shim_errors[i]);
+    out.push_back(std::move(f));
+  }
+}
+
+bool unconvertible(const OpInfo& op, std::vector<ProtoFinding>& out, const std::string& context) {
+  auto check = [&](const rt::ArgDesc& a, const std::string& what) {
+    if (const rt::TypeDesc* u = a.type.unconvertible()) {
+      ProtoFinding f = finding("runtime-unconvertible-type", op.sig.qualified(),
+                               context + op.sig.qualified() + ": " + what + " has type " + a.type.spelling + ", and " +
+                                   u->spelling + " has no StableIValue conversion; libtorch fails every call of this op",
+                               "use a schema type with a StableIValue conversion (float or Tensor instead of Scalar, "
+                               "int instead of SymFloat, ...)");
+      if (u->spelling == "Generator")
+        f.notes.push_back("libtorch converts Generator from 2.13 on; torchabi's reference runtime does not create "
+                          "generators, so the op is not run");
+      out.push_back(std::move(f));
+      return true;
+    }
+    return false;
+  };
+  bool bad = false;
+  for (const auto& a : op.sig.args) bad |= check(a, "argument '" + a.name + "'");
+  for (size_t j = 0; j < op.sig.returns.size(); ++j) bad |= check(op.sig.returns[j], "return " + std::to_string(j));
+  return bad;
+}
+
+}  // namespace
+
+std::vector<PlannedCase> plan_cases(const RegistrationReport& regs, const CaseFile* cases) {
+  std::vector<PlannedCase> out;
+  if (!cases) {
+    for (const auto& op : regs.ops) out.push_back({"smoke " + op.sig.qualified(), &op, nullptr});
+    return out;
+  }
+  for (const auto& c : cases->cases) {
+    const OpInfo* found = nullptr;
+    for (const auto& op : regs.ops)
+      if (op.sig.qualified() == c.op) found = &op;
+    if (!found) {
+      std::string known;
+      for (const auto& op : regs.ops) known += (known.empty() ? "" : ", ") + op.sig.qualified();
+      throw InputError(where(*cases, c), "op '" + c.op + "' is not registered by the extension (it registers: " +
+                                             (known.empty() ? "nothing" : known) + ")");
+    }
+    out.push_back({c.name, found, &c});
+  }
+  return out;
+}
+
+CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile* cases) {
+  CaseOutcome out;
+  const OpInfo& op = *c.op;
+  const std::string qn = op.sig.qualified();
+  const std::string context = c.spec ? "case '" + c.name + "': " : "smoke call: ";
+  if (unconvertible(op, out.findings, context)) {
+    out.status = "not run: a schema type has no StableIValue conversion";
+    return out;
+  }
+  if (!op.cpu_kernel) {
+    std::string keys;
+    for (const auto& k : op.dispatch_keys) keys += (keys.empty() ? "" : ", ") + k;
+    if (c.spec) {
+      out.findings.push_back(finding("runtime-kernel-exception", qn,
+                                     context + qn + " has no kernel a CPU call reaches (kernels: " +
+                                         (keys.empty() ? "none" : keys) + ")",
+                                     "register a CPU or CompositeExplicitAutograd kernel for the op, or run the case "
+                                     "where its device is available"));
+      out.status = "failed";
+    } else {
+      out.status = "not run: no CPU kernel (" + (keys.empty() ? std::string("none") : keys) + ")";
+    }
+    return out;
+  }
+
+  if (!c.spec) {
+    // Smoke: try dtypes until the kernel accepts one; report that attempt.
+    Attempt first;
+    bool have_first = false;
+    for (int32_t dtype : smoke_dtypes()) {
+      Attempt a = attempt(runtime, op, smoke_arguments(op.sig, dtype), context);
+      if (!a.outcome.exception) {
+        add_outcome_findings(a, qn, context, true, out.findings);
+        out.status = std::string(out.findings.empty() ? "passed" : "failed") + " (smoke, " +
+                     rt::dtype_info(dtype).name + " inputs)";
+        return out;
+      }
+      if (!have_first) first = std::move(a), have_first = true;
+    }
+    add_outcome_findings(first, qn, context, true, out.findings);
+    out.status = "inputs rejected (smoke)";
+    return out;
+  }
+
+  const std::string at = where(*cases, *c.spec);
+  std::vector<rt::Value> args = case_arguments(c.spec->inputs, op.sig, at);
+  if (c.spec->expect_outputs)
+    if (c.spec->expect_outputs.size() != op.sig.returns.size())
+      throw InputError(at, "expects " + std::to_string(c.spec->expect_outputs.size()) + " outputs, but " + qn +
+                               " returns " + std::to_string(op.sig.returns.size()));
+  Attempt a = attempt(runtime, op, args, context);
+  if (c.spec->expect_error) {
+    out.findings.insert(out.findings.end(), a.events.findings.begin(), a.events.findings.end());
+    const std::string& want = *c.spec->expect_error;
+    if (!a.outcome.exception) {
+      out.findings.push_back(finding("runtime-output-mismatch", qn,
+                                     context + qn + " returned normally, but the case expects an error" +
+                                         (want.empty() ? "" : " containing \"" + want + "\""),
+                                     "make the kernel reject these inputs (STD_TORCH_CHECK), or fix the expectation"));
+    } else if (a.outcome.exception->find(want) == std::string::npos) {
+      out.findings.push_back(finding("runtime-output-mismatch", qn,
+                                     context + qn + " threw \"" + strip_newlines(*a.outcome.exception) +
+                                         "\", but the case expects an error containing \"" + want + "\"",
+                                     "make the kernel's message say what the case expects, or fix the expectation"));
+    }
+  } else {
+    add_outcome_findings(a, qn, context, false, out.findings);
+    if (a.outcome.outputs_valid && c.spec->expect_outputs) {
+      for (const auto& m : compare_outputs(a.outcome.outputs, c.spec->expect_outputs, op.sig, at)) {
+        ProtoFinding f = finding("runtime-output-mismatch", qn, context + qn + ": " + m.message,
+                                 "fix the kernel so its outputs match the case (or correct the case's expectation)");
+        f.notes = m.notes;
+        out.findings.push_back(std::move(f));
+      }
+    }
+  }
+  out.status = out.findings.empty() ? "passed" : "failed";
+  return out;
+}
+
+}  // namespace torchabi::runtime_driver

@@ -1,0 +1,30 @@
+// The code that runs in the forked child: it loads the runtime library and
+// the extension, reports what the extension registered, runs the planned
+// calls from `start` on and streams each result to the supervisor. Anything
+// the extension does to the process (crash, abort, hang) ends only the child.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/shim/value.h"
+
+namespace torchabi::runtime_driver {
+
+struct ChildPlan {
+  std::string extension;                 // path of the .so
+  std::string runtime_library;           // libtorchabi-runtime-X.Y.so
+  uint64_t abi_version = 0;              // what aoti_torch_abi_version() reports
+  std::vector<runtime::OpSignature> aten;
+  const CaseFile* cases = nullptr;       // null: smoke mode
+  std::vector<std::string> preload;      // stand-ins for the torch libraries the extension names
+  size_t start = 0;                      // first planned call to run
+  bool report_load = true;               // send what was registered (the first child only)
+  int event_fd = -1;
+};
+
+[[noreturn]] void run_child(const ChildPlan& plan);
+
+}  // namespace torchabi::runtime_driver

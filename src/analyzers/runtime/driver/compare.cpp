@@ -1,0 +1,158 @@
+#include "analyzers/runtime/driver/compare.h"
+
+#include <cmath>
+#include <sstream>
+
+#include "analyzers/runtime/driver/values.h"
+#include "common/input_error.h"
+
+namespace torchabi::runtime_driver {
+namespace {
+
+namespace rt = torchabi::runtime;
+using rt::Value;
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+std::string num(double v) {
+  std::ostringstream os;
+  os.precision(8);
+  os << v;
+  return os.str();
+}
+
+std::string index_str(const std::vector<int64_t>& sizes, int64_t linear) {
+  std::vector<int64_t> idx(sizes.size());
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    idx[d] = linear % sizes[d];
+    linear /= sizes[d];
+  }
+  return shape_str(idx);
+}
+
+bool close(double got, double want, Tolerance tol) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want);
+}
+
+void compare_tensor(size_t j, const rt::Tensor& got, const YAML::Node& spec, const std::string& where,
+                    std::vector<Mismatch>& out) {
+  const std::string label = "output " + std::to_string(j);
+  if (!spec.IsMap()) {
+    // A bare list or number: compare values (and the shape they imply).
+    YAML::Node wrapped(YAML::NodeType::Map);
+    wrapped["values"] = spec;
+    return compare_tensor(j, got, wrapped, where, out);
+  }
+  if (YAML::Node d = spec["dtype"]) {
+    int32_t want;
+    if (!rt::dtype_from_name(d.Scalar(), want)) throw InputError(where, "unknown dtype '" + d.Scalar() + "'");
+    if (want != got->dtype) {
+      out.push_back({label + " has dtype " + rt::dtype_info(got->dtype).name + ", expected " +
+                         rt::dtype_info(want).name, {}});
+      return;
+    }
+  }
+  YAML::Node values = spec["values"];
+  if (spec["shape"] || values) {
+    rt::Tensor want = tensor_from_yaml(values ? [&] {
+      YAML::Node s(YAML::NodeType::Map);
+      if (spec["shape"]) s["shape"] = spec["shape"];
+      s["values"] = values;
+      s["dtype"] = "float64";
+      return s;
+    }() : [&] {
+      YAML::Node s(YAML::NodeType::Map);
+      s["shape"] = spec["shape"];
+      return s;
+    }(), where + ", expected " + label);
+    if (want->sizes != got->sizes) {
+      out.push_back({label + " has shape " + shape_str(got->sizes) + ", expected " + shape_str(want->sizes), {}});
+      return;
+    }
+    if (!values) return;
+    if (!got->storage) {
+      out.push_back({label + " is a meta tensor; it has no values to compare", {}});
+      return;
+    }
+    Tolerance tol = default_tolerance(got->dtype);
+    if (spec["rtol"]) tol.rtol = spec["rtol"].as<double>();
+    if (spec["atol"]) tol.atol = spec["atol"].as<double>();
+    int64_t bad = 0, worst = -1;
+    double worst_diff = -1;
+    for (int64_t i = 0; i < got->numel(); ++i) {
+      double g = rt::read_double(*got, i), w = rt::read_double(*want, i);
+      if (close(g, w, tol)) continue;
+      ++bad;
+      double diff = std::isnan(g - w) ? INFINITY : std::fabs(g - w);
+      if (diff > worst_diff) worst_diff = diff, worst = i;
+    }
+    if (bad) {
+      double g = rt::read_double(*got, worst), w = rt::read_double(*want, worst);
+      out.push_back({label + " differs from the expected values at " + std::to_string(bad) + " of " +
+                         std::to_string(got->numel()) + " elements",
+                     {"largest difference at index " + index_str(got->sizes, worst) + ": got " + num(g) +
+                          ", expected " + num(w) + " (rtol " + num(tol.rtol) + ", atol " + num(tol.atol) + ")"}});
+    }
+  }
+}
+
+}  // namespace
+
+Tolerance default_tolerance(int32_t dtype) {
+  switch (dtype) {
+    case rt::dtype::kFloat16: return {1e-3, 1e-5};
+    case rt::dtype::kBFloat16: return {1.6e-2, 1e-5};
+    case rt::dtype::kFloat32: return {1.3e-6, 1e-5};
+    case rt::dtype::kFloat64: return {1e-7, 1e-7};
+    default: return {0, 0};
+  }
+}
+
+std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YAML::Node& expected,
+                                      const rt::OpSignature& sig, const std::string& where) {
+  std::vector<Mismatch> out;
+  if (expected.size() != sig.returns.size())
+    throw InputError(where, "expects " + std::to_string(expected.size()) + " outputs, but " + sig.qualified() +
+                                " returns " + std::to_string(sig.returns.size()));
+  for (size_t j = 0; j < actual.size() && j < expected.size(); ++j) {
+    const YAML::Node& spec = expected[j];
+    if (!spec || spec.IsNull()) continue;
+    const Value& got = actual[j];
+    const std::string label = "output " + std::to_string(j);
+    switch (got.kind) {
+      case Value::Kind::Tensor: compare_tensor(j, got.tensor, spec, where, out); break;
+      case Value::Kind::Int:
+      case Value::Kind::Double:
+      case Value::Kind::Bool: {
+        Value want = value_from_yaml(spec, sig.returns[j].type, where + ", expected " + label);
+        double g = got.kind == Value::Kind::Int ? static_cast<double>(got.i) : got.kind == Value::Kind::Bool ? got.b : got.d;
+        double w = want.kind == Value::Kind::Int ? static_cast<double>(want.i) : want.kind == Value::Kind::Bool ? want.b : want.d;
+        Tolerance tol = got.kind == Value::Kind::Double ? default_tolerance(rt::dtype::kFloat64) : Tolerance{};
+        if (!close(g, w, tol)) out.push_back({label + " is " + num(g) + ", expected " + num(w), {}});
+        break;
+      }
+      case Value::Kind::String:
+        if (spec.Scalar() != got.s) out.push_back({label + " is \"" + got.s + "\", expected \"" + spec.Scalar() + "\"", {}});
+        break;
+      case Value::Kind::None:
+        out.push_back({label + " is None, expected a value", {}});
+        break;
+      default: {
+        Value want = value_from_yaml(spec, sig.returns[j].type, where + ", expected " + label);
+        if (want.kind == Value::Kind::List && got.kind == Value::Kind::List && want.list.size() != got.list.size())
+          out.push_back({label + " has " + std::to_string(got.list.size()) + " items, expected " +
+                             std::to_string(want.list.size()), {}});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace torchabi::runtime_driver

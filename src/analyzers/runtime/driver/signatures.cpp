@@ -1,0 +1,159 @@
+#include "analyzers/runtime/driver/signatures.h"
+
+#include <sstream>
+
+#include "analyzers/schema/parser.h"
+#include "analyzers/schema/printer.h"
+#include "common/input_error.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::runtime_driver {
+namespace {
+
+using runtime::TypeDesc;
+using runtime::TypeKind;
+using runtime::Value;
+
+TypeDesc convert_type(const schema::Type& t) {
+  TypeDesc d;
+  d.spelling = schema::to_string(t);
+  // Alias annotations are carried by ArgDesc, not by the type's spelling.
+  if (t.alias) {
+    schema::Type bare = t;
+    bare.alias.reset();
+    d.spelling = schema::to_string(bare);
+  }
+  switch (t.kind) {
+    case schema::TypeKind::Optional:
+      d.kind = TypeKind::Optional;
+      d.element.push_back(convert_type(t.contained.front()));
+      return d;
+    case schema::TypeKind::List:
+      d.kind = TypeKind::List;
+      d.element.push_back(convert_type(t.contained.front()));
+      return d;
+    case schema::TypeKind::Base:
+      switch (t.base) {
+        case schema::BaseType::Tensor: d.kind = TypeKind::Tensor; return d;
+        case schema::BaseType::Int:
+        case schema::BaseType::SymInt: d.kind = TypeKind::Int; return d;
+        case schema::BaseType::Float: d.kind = TypeKind::Float; return d;
+        case schema::BaseType::Bool: d.kind = TypeKind::Bool; return d;
+        case schema::BaseType::Str: d.kind = TypeKind::String; return d;
+        case schema::BaseType::ScalarType: d.kind = TypeKind::ScalarType; return d;
+        case schema::BaseType::Layout: d.kind = TypeKind::Layout; return d;
+        case schema::BaseType::MemoryFormat: d.kind = TypeKind::MemoryFormat; return d;
+        case schema::BaseType::Device: d.kind = TypeKind::Device; return d;
+        default: break;
+      }
+      break;
+    default: break;
+  }
+  d.kind = TypeKind::Unconvertible;
+  return d;
+}
+
+std::optional<int32_t> enum_code(const std::string& text) {
+  static const std::pair<const char*, int32_t> kEnums[] = {
+      {"contiguous_format", 0}, {"preserve_format", 1}, {"channels_last", 2}, {"channels_last_3d", 3},
+      {"strided", 0},           {"sparse_coo", 1},     {"sparse_csr", 2}};
+  for (const auto& [name, code] : kEnums)
+    if (text == name) return code;
+  int32_t dt;
+  if (runtime::dtype_from_name(text, dt)) return dt;
+  return std::nullopt;
+}
+
+std::optional<Value> convert_default(const schema::DefaultValue& v, const TypeDesc& t) {
+  const TypeDesc& base = t.kind == TypeKind::Optional ? t.elem() : t;
+  using K = schema::DefaultValue::Kind;
+  switch (v.kind) {
+    case K::None: return Value::none();
+    case K::True: return Value::of_bool(true);
+    case K::False: return Value::of_bool(false);
+    case K::Int:
+      if (base.kind == TypeKind::Float) return Value::of_double(std::stod(v.text));
+      if (base.kind == TypeKind::List) return Value::of_list({Value::of_int(std::stoll(v.text))});
+      return Value::of_int(std::stoll(v.text));
+    case K::Float: return Value::of_double(std::stod(v.text));
+    case K::String: {
+      std::string s = v.text;
+      if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'')) s = s.substr(1, s.size() - 2);
+      return Value::of_string(s);
+    }
+    case K::Enum:
+      if (auto code = enum_code(v.text)) return Value::of_int(*code);
+      return std::nullopt;
+    case K::List: {
+      std::vector<Value> items;
+      const TypeDesc& elem = base.kind == TypeKind::List ? base.elem() : base;
+      for (const auto& e : v.elements) {
+        auto item = convert_default(e, elem);
+        if (!item) return std::nullopt;
+        items.push_back(*item);
+      }
+      return Value::of_list(std::move(items));
+    }
+    case K::Complex: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+runtime::ArgDesc convert_arg(const schema::Type& type, const std::string& name) {
+  runtime::ArgDesc a;
+  a.name = name;
+  a.type = convert_type(type);
+  if (const schema::AliasInfo* alias = type.first_alias()) {
+    if (!alias->before.empty()) a.alias_set = alias->before.front();
+    a.is_write = alias->is_write;
+  }
+  return a;
+}
+
+}  // namespace
+
+OpSignature signature_from_ast(const schema::FunctionSchema& fs, const std::string& text) {
+  OpSignature sig;
+  sig.ns = fs.name.ns;
+  sig.name = fs.name.name;
+  sig.overload = fs.name.overload;
+  sig.text = text;
+  for (const auto& a : fs.arguments) {
+    runtime::ArgDesc d = convert_arg(a.type, a.name);
+    d.kwarg_only = a.kwarg_only;
+    if (a.default_value) d.default_value = convert_default(*a.default_value, d.type);
+    sig.args.push_back(std::move(d));
+  }
+  for (const auto& r : fs.returns) sig.returns.push_back(convert_arg(r.type, r.name));
+  return sig;
+}
+
+std::variant<OpSignature, std::string> signature_from_schema(const std::string& text, const std::string& implied_ns) {
+  schema::ParseOptions opts;
+  opts.implied_namespace = implied_ns;
+  auto parsed = schema::parse_schema(text, opts);
+  if (auto* err = std::get_if<schema::ParseError>(&parsed)) return err->display();
+  schema::FunctionSchema fs = std::get<schema::FunctionSchema>(parsed);
+  if (fs.name.ns.empty()) fs.name.ns = implied_ns;
+  return signature_from_ast(fs, text);
+}
+
+std::vector<OpSignature> load_aten_signatures(const inputs::RulesSource& rules) {
+  const std::string rel = "runtime/aten_ops.tsv";
+  std::istringstream in(rules.require(rel));
+  std::vector<OpSignature> out;
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty() || line[0] == '#') continue;
+    std::string schema_text = line.substr(0, line.find('\t'));
+    auto sig = signature_from_schema(schema_text, "aten");
+    if (auto* err = std::get_if<std::string>(&sig))
+      throw InputError(rules.describe() + "/" + rel + ":" + std::to_string(lineno), "schema does not parse: " + *err);
+    out.push_back(std::get<OpSignature>(sig));
+  }
+  return out;
+}
+
+}  // namespace torchabi::runtime_driver

@@ -1,0 +1,464 @@
+// The parent side of `torchabi run`: prepares everything that does not need
+// the extension loaded (imports, release, case file, ATen schemas), then
+// forks children that load and run it, enforcing the time limit and turning
+// how a child ended into findings.
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/driver/child.h"
+#include "analyzers/runtime/driver/extension_imports.h"
+#include "analyzers/runtime/driver/run_extension.h"
+#include "analyzers/runtime/driver/signatures.h"
+#include "analyzers/runtime/driver/wire.h"
+#include "common/input_error.h"
+#include "inputs/api_catalog.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::runtime_driver {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+struct Fault {
+  int signal = 0;
+  std::string addr;
+  std::optional<uint64_t> stack_slot;
+  uint64_t num_args = 0, num_outputs = 0;
+  std::string op, access;
+};
+
+// How one child ended, and what it said before.
+struct ChildRun {
+  bool loaded_reported = false;
+  std::optional<std::string> load_failed;
+  std::vector<json> plan;  // {"name", "op"}
+  std::map<size_t, std::string> status;
+  long current = -1;       // planned call in progress; -1 while loading or between calls
+  bool done = false;
+  bool timed_out = false;
+  std::optional<Fault> fault;
+  int wait_status = 0;
+  std::string output_tail;  // what the child printed last
+};
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGABRT: return "SIGABRT (abort)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGKILL: return "SIGKILL";
+    default: return strsignal(sig);
+  }
+}
+
+std::string tail_of(int memfd, size_t max_lines) {
+  off_t size = lseek(memfd, 0, SEEK_END);
+  if (size <= 0) return "";
+  size_t want = std::min<size_t>(static_cast<size_t>(size), 4096);
+  std::string buf(want, '\0');
+  if (pread(memfd, buf.data(), want, size - static_cast<off_t>(want)) <= 0) return "";
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < buf.size()) {
+    size_t nl = buf.find('\n', start);
+    std::string line = buf.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+    if (!line.empty()) lines.push_back(line);
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  if (lines.size() > max_lines) lines.erase(lines.begin(), lines.end() - static_cast<long>(max_lines));
+  std::string out;
+  for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
+  return out;
+}
+
+class Supervisor {
+public:
+  Supervisor(const RunOptions& opts, ChildPlan plan, findings::Report& report, findings::Subject& subject)
+      : opts_(opts), plan_(std::move(plan)), report_(report), subject_(subject) {}
+
+  void run() {
+    size_t start = 0;
+    bool first = true;
+    while (true) {
+      plan_.start = start;
+      plan_.report_load = first;
+      ChildRun r = spawn_and_watch();
+      if (first) {
+        first = false;
+        if (r.load_failed || !r.loaded_reported) {
+          load_failure(r);
+          return;
+        }
+        planned_ = r.plan;
+      }
+      for (const auto& [i, s] : r.status) status_[i] = s;
+      if (r.done) break;
+      if (r.current < 0) {
+        // Died between calls: nothing of the extension's was running.
+        internal("the child process ended unexpectedly between calls");
+        break;
+      }
+      call_failure(r);
+      start = static_cast<size_t>(r.current) + 1;
+      if (start >= planned_.size()) break;
+    }
+    summarize();
+  }
+
+private:
+  ChildRun spawn_and_watch() {
+    ChildRun r;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + strerror(errno));
+    int out = memfd_create("torchabi-run-output", MFD_CLOEXEC);
+    if (out < 0) throw std::runtime_error(std::string("memfd_create: ") + strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
+    if (pid == 0) {
+      close(fds[0]);
+      dup2(out, STDOUT_FILENO);
+      dup2(out, STDERR_FILENO);
+      ChildPlan p = plan_;
+      p.event_fd = fds[1];
+      run_child(p);
+    }
+    close(fds[1]);
+    std::string buffer;
+    auto deadline = Clock::now() + timeout();
+    bool eof = false;
+    while (!eof) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        r.timed_out = true;
+        kill(pid, SIGKILL);
+        break;
+      }
+      pollfd p{fds[0], POLLIN, 0};
+      int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) continue;
+      char chunk[8192];
+      ssize_t got = read(fds[0], chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {
+        eof = true;
+        break;
+      }
+      buffer.append(chunk, static_cast<size_t>(got));
+      size_t nl;
+      while ((nl = buffer.find('\n')) != std::string::npos) {
+        std::string line = buffer.substr(0, nl);
+        buffer.erase(0, nl + 1);
+        if (handle(line, r)) deadline = Clock::now() + timeout();
+        if (pending_input_error_) {
+          kill(pid, SIGKILL);
+          waitpid(pid, nullptr, 0);
+          close(fds[0]);
+          close(out);
+          throw *pending_input_error_;
+        }
+      }
+    }
+    close(fds[0]);
+    waitpid(pid, &r.wait_status, 0);
+    r.output_tail = tail_of(out, 12);
+    close(out);
+    return r;
+  }
+
+  // Applies one message; true when progress was made (the deadline restarts).
+  bool handle(const std::string& line, ChildRun& r) {
+    json m = json::parse(line, nullptr, false);
+    if (m.is_discarded() || !m.is_object()) return false;
+    const std::string t = m.value("t", "");
+    if (t == "loaded") {
+      r.loaded_reported = true;
+      for (const auto& kv : m["facts"]) subject_.facts.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+      for (const auto& f : m["findings"]) add(proto_from_json(f));
+    } else if (t == "load_failed") {
+      r.load_failed = m.value("message", "");
+    } else if (t == "plan") {
+      for (const auto& c : m["cases"]) r.plan.push_back(c);
+      if (planned_.empty()) planned_ = r.plan;
+    } else if (t == "begin") {
+      r.current = m.value("case", -1L);
+    } else if (t == "end") {
+      size_t i = m.value("case", 0UL);
+      r.status[i] = m.value("status", "");
+      for (const auto& f : m["findings"]) add(proto_from_json(f));
+      r.current = -1;
+    } else if (t == "fault") {
+      Fault f;
+      f.signal = m.value("signal", 0);
+      f.addr = m.value("addr", "");
+      if (m.contains("stack_slot")) f.stack_slot = m["stack_slot"].get<uint64_t>();
+      f.num_args = m.value("num_args", 0UL);
+      f.num_outputs = m.value("num_outputs", 0UL);
+      f.op = m.value("op", "");
+      f.access = m.value("access", "");
+      r.fault = f;
+    } else if (t == "input_error") {
+      pending_input_error_ = InputError(m.value("input", ""), m.value("message", ""));
+    } else if (t == "runtime_error") {
+      pending_input_error_ = InputError("torchabi runtime", m.value("message", ""));
+    } else if (t == "internal_error") {
+      throw std::runtime_error("runtime driver: " + m.value("message", ""));
+    } else if (t == "done") {
+      r.done = true;
+    }
+    return true;
+  }
+
+  std::chrono::milliseconds timeout() const {
+    return std::chrono::milliseconds(static_cast<long long>(opts_.timeout_seconds * 1000));
+  }
+
+  void add(ProtoFinding p) {
+    findings::Finding f;
+    f.rule = p.rule;
+    f.severity = p.severity;
+    f.location.file = opts_.extension;
+    f.location.symbol = p.op;
+    f.message = p.message;
+    f.help = p.help;
+    f.notes = p.notes;
+    report_.add(std::move(f));
+  }
+
+  std::string how_it_ended(const ChildRun& r) const {
+    if (r.timed_out) return "did not finish within " + seconds() + " and was killed";
+    if (WIFSIGNALED(r.wait_status)) return std::string("crashed with ") + signal_name(WTERMSIG(r.wait_status));
+    if (WIFEXITED(r.wait_status)) return "exited the process with status " + std::to_string(WEXITSTATUS(r.wait_status));
+    return "ended the process";
+  }
+
+  std::string seconds() const {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", opts_.timeout_seconds);
+    return buf;
+  }
+
+  void attach_output(ProtoFinding& f, const ChildRun& r) const {
+    if (!r.output_tail.empty()) f.notes.push_back("last output of the extension:\n" + r.output_tail);
+  }
+
+  void load_failure(const ChildRun& r) {
+    subject_.verdict = "NOT LOADED";
+    if (r.load_failed && !missing_.empty()) {
+      // Already reported as runtime-missing-symbol; add the loader's words to it.
+      for (auto& f : report_.findings)
+        if (f.rule == "runtime-missing-symbol") f.notes.push_back("the dynamic loader says: " + *r.load_failed);
+      return;
+    }
+    ProtoFinding f;
+    f.rule = "runtime-load-failed";
+    if (r.load_failed) {
+      f.message = "the extension cannot be loaded without PyTorch: " + *r.load_failed;
+      std::string sym = undefined_symbol(*r.load_failed);
+      if (!sym.empty()) {
+        int status = 0;
+        char* dem = abi::__cxa_demangle(sym.c_str(), nullptr, nullptr, &status);
+        if (status == 0 && dem) f.notes.push_back(sym + " is " + dem);
+        std::free(dem);
+        f.notes.push_back(sym + " is not a stable C function: the extension depends on libtorch beyond the stable ABI");
+      }
+      f.help = "build the extension against the stable ABI only (torch/csrc/stable, torch/headeronly and the C shim); "
+               "`torchabi audit` lists every unstable import";
+    } else {
+      f.message = "loading the extension " + how_it_ended(r) + " while its static initializers ran";
+      f.help = "make the extension's static initialization (STABLE_TORCH_LIBRARY blocks and global constructors) "
+               "finish without crashing or blocking";
+      attach_output(f, r);
+    }
+    add(std::move(f));
+  }
+
+  static std::string undefined_symbol(const std::string& msg) {
+    const std::string key = "undefined symbol: ";
+    auto p = msg.find(key);
+    if (p == std::string::npos) return "";
+    std::string s = msg.substr(p + key.size());
+    auto end = s.find_first_of(" \t\n(");
+    return s.substr(0, end);
+  }
+
+  void call_failure(const ChildRun& r) {
+    const size_t i = static_cast<size_t>(r.current);
+    const std::string name = i < planned_.size() ? planned_[i].value("name", "") : "";
+    const std::string op = i < planned_.size() ? planned_[i].value("op", "") : "";
+    const bool smoke = !plan_.cases;
+    const std::string context = smoke ? "smoke call: " : "case '" + name + "': ";
+    ProtoFinding f;
+    f.op = op;
+    if (r.timed_out) {
+      status_[i] = "timed out";
+      f.rule = "runtime-kernel-timeout";
+      f.message = context + "the kernel of " + op + " did not return within " + seconds() + "; the child was killed";
+      f.help = "make sure the kernel terminates for these inputs (loop bounds, waits on locks or devices); raise "
+               "--timeout only if it is legitimately slow";
+    } else if (r.fault && r.fault->stack_slot) {
+      const Fault& x = *r.fault;
+      status_[i] = "crashed";
+      f.rule = "runtime-stack-out-of-bounds";
+      uint64_t slots = std::max(x.num_args, x.num_outputs);
+      f.message = context + "the kernel of " + x.op + " " + (x.access.empty() ? "accessed" : x.access == "write" ? "wrote" : "read") +
+                  " stack slot " + std::to_string(*x.stack_slot) + ", past the end of its stack of " +
+                  std::to_string(slots) + " slot" + (slots == 1 ? "" : "s") + " (max(num_args=" +
+                  std::to_string(x.num_args) + ", num_outputs=" + std::to_string(x.num_outputs) + "))";
+      f.notes.push_back("the process " + how_it_ended(r));
+      f.help = "read arguments only from stack[0..num_args) and write returns only to stack[0..num_outputs); check "
+               "the kernel against its schema";
+    } else {
+      status_[i] = "crashed";
+      f.rule = "runtime-kernel-crash";
+      f.message = context + "the kernel of " + op + " " + how_it_ended(r);
+      if (r.fault && !r.fault->addr.empty() && r.fault->signal != SIGFPE && r.fault->signal != SIGILL)
+        f.notes.push_back("faulting address " + r.fault->addr);
+      f.help = "run the case under a debugger or sanitizer (the same .so loads into `torchabi run`); a kernel must "
+               "report errors by throwing (STD_TORCH_CHECK), not by aborting the process";
+    }
+    attach_output(f, r);
+    add(std::move(f));
+  }
+
+  void internal(const std::string& msg) { throw std::runtime_error("runtime driver: " + msg); }
+
+  void summarize() {
+    size_t passed = 0, failed = 0, other = 0;
+    for (size_t i = 0; i < planned_.size(); ++i) {
+      std::string s = status_.count(i) ? status_[i] : "not run";
+      if (s.rfind("passed", 0) == 0) ++passed;
+      else if (s == "failed" || s == "crashed" || s == "timed out") ++failed;
+      else ++other;
+      subject_.facts.emplace_back((plan_.cases ? "case " : "") + planned_[i].value("name", ""), s);
+    }
+    std::string summary = std::to_string(planned_.size()) + (plan_.cases ? " cases" : " smoke calls") + ": " +
+                          std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
+    if (other) summary += ", " + std::to_string(other) + " not run";
+    subject_.facts.emplace_back("calls", summary);
+    subject_.verdict = failed ? "FAILED" : "PASSED";
+  }
+
+  const RunOptions& opts_;
+  ChildPlan plan_;
+  findings::Report& report_;
+  findings::Subject& subject_;
+  std::vector<json> planned_;
+  std::map<size_t, std::string> status_;
+  std::optional<InputError> pending_input_error_;
+
+public:
+  std::vector<std::string> missing_;
+};
+
+fs::path self_dir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+std::string locate_runtime_library(const TorchVersion& version, const std::string& dir_override) {
+  const std::string name = "libtorchabi-runtime-" + std::to_string(version.major) + "." +
+                           std::to_string(version.minor) + ".so";
+  std::vector<fs::path> dirs;
+  if (!dir_override.empty()) {
+    dirs.push_back(dir_override);
+  } else {
+    if (const char* env = std::getenv("TORCHABI_RUNTIME_DIR")) dirs.push_back(env);
+    fs::path self = self_dir();
+    if (!self.empty()) {
+      dirs.push_back(self / "lib/torchabi-runtime");
+      dirs.push_back(self / "../lib/torchabi-runtime");
+    }
+#ifdef TORCHABI_RUNTIME_BUILD_DIR
+    dirs.push_back(TORCHABI_RUNTIME_BUILD_DIR);
+#endif
+  }
+  std::string looked;
+  for (const auto& d : dirs) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(d / name, ec);
+    if (!ec && fs::is_regular_file(p, ec)) return p.string();
+    looked += (looked.empty() ? "" : ", ") + d.string();
+  }
+  throw InputError(name, "the reference runtime for PyTorch " + version.str() + " is not installed (looked in " +
+                             looked + ")");
+}
+
+void run_extension(const RunOptions& opts, findings::Report& report) {
+  ExtensionImports imports = read_extension_imports(opts.extension);
+  const inputs::ApiCatalog& catalog = inputs::ApiCatalog::current();
+  TorchVersion version = opts.torch_version.value_or(catalog.latest());
+  version.patch = 0;
+  if (version < catalog.baseline() || version > catalog.latest())
+    throw InputError("--torch-version", "the reference runtime behaves as PyTorch " + catalog.baseline().str() +
+                                            " to " + catalog.latest().str() + "; " + version.str() +
+                                            " is outside what the rules know");
+  if (!(opts.timeout_seconds > 0)) throw InputError("--timeout", "must be a positive number of seconds");
+  std::optional<CaseFile> cases;
+  if (opts.cases) cases = load_case_file(*opts.cases);
+
+  ChildPlan plan;
+  plan.extension = fs::absolute(opts.extension).string();
+  plan.runtime_library = locate_runtime_library(version, opts.runtime_dir);
+  plan.abi_version = version.encoded();
+  plan.aten = load_aten_signatures(inputs::RulesSource::current());
+  plan.cases = cases ? &*cases : nullptr;
+  fs::path standins = fs::path(plan.runtime_library).parent_path() / "standins";
+  for (const auto& n : imports.needed) {
+    std::error_code ec;
+    if (fs::is_regular_file(standins / n, ec)) plan.preload.push_back((standins / n).string());
+  }
+
+  report.subjects.push_back({});
+  findings::Subject& subject = report.subjects.back();
+  subject.kind = "extension";
+  subject.path = opts.extension;
+  subject.facts.emplace_back("runtime", "torchabi reference runtime behaving as PyTorch " + version.str());
+
+  // Imports the release lacks: the loader will refuse the extension on it.
+  std::vector<std::string> missing;
+  for (const auto& sym : imports.undefined) {
+    const inputs::CFunction* f = catalog.find_c(sym);
+    if (f && !f->is_type && !f->baseline && version < f->since) missing.push_back(sym + " (" + f->since_label() + ")");
+  }
+  if (!missing.empty()) {
+    findings::Finding f;
+    f.rule = "runtime-missing-symbol";
+    f.location.file = opts.extension;
+    f.message = "the extension cannot load on PyTorch " + version.str() + ": it imports " +
+                std::to_string(missing.size()) + " stable C function" + (missing.size() == 1 ? "" : "s") +
+                " introduced in a later release";
+    for (const auto& m : missing) f.notes.push_back(m);
+    f.help = "build with TORCH_TARGET_VERSION set to " + version.str() +
+             " so the headers hide newer APIs, or declare the newer release as the minimum the extension supports";
+    report.add(std::move(f));
+  }
+
+  Supervisor sup(opts, std::move(plan), report, subject);
+  sup.missing_ = missing;
+  sup.run();
+}
+
+}  // namespace torchabi::runtime_driver

@@ -1,0 +1,81 @@
+#include "analyzers/runtime/shim/op_table.h"
+
+#include <mutex>
+
+namespace torchabi::runtime {
+namespace {
+
+struct Table {
+  std::mutex mutex;
+  std::vector<OpSignature> aten;
+  std::vector<OpSignature> extension;
+};
+
+Table& table() {
+  static Table* t = new Table;
+  return *t;
+}
+
+const OpSignature* find_in(const std::vector<OpSignature>& sigs, const std::string& name,
+                           const std::string& overload) {
+  for (const auto& s : sigs)
+    if (s.ns + "::" + s.name == name && s.overload == overload) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+void set_aten_signatures(std::vector<OpSignature> sigs) {
+  std::lock_guard<std::mutex> lock(table().mutex);
+  table().aten = std::move(sigs);
+}
+
+void set_extension_signatures(std::vector<OpSignature> sigs) {
+  std::lock_guard<std::mutex> lock(table().mutex);
+  table().extension = std::move(sigs);
+}
+
+const OpSignature* find_signature(const std::string& name, const std::string& overload, bool* is_aten) {
+  std::lock_guard<std::mutex> lock(table().mutex);
+  if (auto* s = find_in(table().extension, name, overload)) {
+    *is_aten = false;
+    return s;
+  }
+  *is_aten = true;
+  return find_in(table().aten, name, overload);
+}
+
+bool impl_matches(const ImplRecord& impl, const OpSignature& sig) {
+  std::string name = impl.name;
+  std::string ns = impl.ns;
+  if (auto p = name.find("::"); p != std::string::npos) {
+    ns = name.substr(0, p);
+    name = name.substr(p + 2);
+  }
+  std::string overload;
+  if (auto p = name.find('.'); p != std::string::npos) {
+    overload = name.substr(p + 1);
+    name = name.substr(0, p);
+  }
+  return ns == sig.ns && name == sig.name && overload == sig.overload;
+}
+
+const std::vector<std::string>& cpu_dispatch_order() {
+  static const std::vector<std::string> order = {"CPU", "CompositeExplicitAutograd",
+                                                 "CompositeExplicitAutogradNonFunctional",
+                                                 "CompositeImplicitAutograd", ""};
+  return order;
+}
+
+const ImplRecord* resolve_cpu_kernel(const Registrations& regs, const OpSignature& sig) {
+  for (const auto& key : cpu_dispatch_order()) {
+    // The last registration for a key wins, as in PyTorch (it warns on overrides).
+    const ImplRecord* found = nullptr;
+    for (const auto& impl : regs.impls)
+      if (impl.dispatch_key == key && impl_matches(impl, sig)) found = &impl;
+    if (found) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace torchabi::runtime

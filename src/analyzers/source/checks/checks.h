@@ -1,0 +1,19 @@
+// The built-in lint checks; each lives in its own file in this folder and
+// documents the rules it reports (rules/checks/<id>.yaml).
+#pragma once
+
+#include <memory>
+
+#include "analyzers/source/tu_check.h"
+
+namespace torchabi::source::checks {
+
+std::unique_ptr<TuCheck> make_include_check();            // source-unstable-include
+std::unique_ptr<TuCheck> make_reference_check();          // source-unstable-api
+std::unique_ptr<TuCheck> make_macro_check();              // source-unstable-macro
+std::unique_ptr<TuCheck> make_preprocessor_traps_check(); // source-bool-macro-flag, source-target-version-undefined
+std::unique_ptr<TuCheck> make_shim_declaration_check();   // source-shim-declaration-mismatch
+std::unique_ptr<TuCheck> make_target_version_check();     // version-target-implausible, version-api-after-target
+std::unique_ptr<TuCheck> make_parse_status_check();       // source-parse-incomplete
+
+}  // namespace torchabi::source::checks

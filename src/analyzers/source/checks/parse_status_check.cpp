@@ -1,0 +1,55 @@
+// source-parse-incomplete: clang could not build the whole AST (a header is
+// missing, flags are wrong). Include, macro and token-level findings are
+// still complete; AST-level ones (resolved references, deduced types,
+// hand-written shim declarations) may miss uses, and the note says so.
+#include "analyzers/source/checks/checks.h"
+
+namespace torchabi::source::checks {
+
+namespace {
+
+class ParseStatusCheck final : public TuCheck {
+public:
+  void run(CheckContext& ctx) override {
+    const ParsedTu& tu = ctx.tu;
+    const size_t errors = tu.error_count();
+    if (errors == 0 && !tu.used_minimal_args() && !tu.args().cuda_without_sdk) return;
+    findings::Finding f;
+    f.rule = "source-parse-incomplete";
+    f.location.file = tu.main_file();
+    const Diagnostic* first = nullptr;
+    for (const auto& d : tu.diagnostics())
+      if (d.severity >= Diagnostic::Severity::Error) {
+        first = &d;
+        break;
+      }
+    if (first && tu.is_project_file(first->file)) {
+      f.location.file = first->file;
+      f.location.line = first->line;
+      f.location.column = first->column;
+    }
+    if (errors > 0) {
+      f.message = "AST-level checks were limited: clang reported " + std::to_string(errors) + " error" +
+                  (errors == 1 ? "" : "s") + " in this translation unit";
+      if (first)
+        f.notes.push_back("first error: " + (first->file.empty() ? std::string() : display_path(first->file) + ":" +
+                                                                                      std::to_string(first->line) + ": ") +
+                          first->message);
+    } else {
+      f.message = "AST-level checks may be limited: the translation unit was parsed with reduced flags";
+    }
+    if (tu.used_minimal_args())
+      f.notes.push_back("clang rejected the full compile flags; only include paths, macros and the language standard were used");
+    if (tu.args().cuda_without_sdk)
+      f.notes.push_back("no CUDA installation was found: CUDA host code was parsed without CUDA's headers");
+    f.help = "Include, macro and token-level findings are complete. For the rest, lint with the extension's real "
+             "compile flags (-p BUILD_DIR with compile_commands.json) so that every header is found.";
+    ctx.report(std::move(f));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TuCheck> make_parse_status_check() { return std::make_unique<ParseStatusCheck>(); }
+
+}  // namespace torchabi::source::checks

@@ -1,0 +1,175 @@
+// source-unstable-api: every use, in the project's code, of a declaration
+// from PyTorch's unstable C++ API (at::, c10::, caffe2::, torch:: outside
+// torch::stable / torch::headeronly, or anything declared in an unstable
+// header), with the stable replacement from rules/api/replacements.yaml.
+// When the AST is incomplete (missing headers), qualified names such as
+// `at::Tensor` are still found in the tokens.
+#include <set>
+
+#include "analyzers/source/checks/checks.h"
+#include "inputs/api_catalog.h"
+
+namespace torchabi::source::checks {
+
+namespace {
+
+const char* kRule = "source-unstable-api";
+
+std::string declared_in(const Reference& r) {
+  if (!r.decl_header.empty()) return r.decl_header;
+  return display_path(r.decl_file);
+}
+
+// help text and fix for a reference with a replacement entry.
+void apply_replacement(CheckContext& ctx, const Reference& r, const ReplacementMatch& m, findings::Finding& f) {
+  const Replacement& e = *m.entry;
+  const std::string since = e.since ? " (PyTorch " + e.since->str() + "+)" : std::string();
+  if (!m.replacement) {
+    f.help = e.note.empty() ? "There is no stable replacement yet." : e.note;
+    return;
+  }
+  const std::string where = e.header.empty() ? std::string() : " from " + e.header;
+  switch (e.style) {
+    case ReplacementStyle::SameMethod:
+      f.help = "Use " + *m.replacement + where + since + ": the call is written the same way on a torch::stable::Tensor.";
+      break;
+    case ReplacementStyle::MethodToFunction:
+      f.help = "Call " + *m.replacement + "(tensor, ...)" + where + since + " instead of the method.";
+      break;
+    default:
+      f.help = "Use " + *m.replacement + where + since + ".";
+  }
+  if (!e.note.empty()) f.help += " " + e.note;
+  if (e.fix == ReplacementFix::No || r.via != Via::Spelled) return;
+  const bool safe = e.fix == ReplacementFix::Safe;
+  if (e.style == ReplacementStyle::Rename && r.qualified_range.valid()) {
+    std::string_view text = ctx.tu.file_text(r.qualified_range.file);
+    std::string written(text.substr(r.qualified_range.begin, r.qualified_range.end - r.qualified_range.begin));
+    f.fix = make_fix(r.qualified_range, *m.replacement, safe, "replace `" + written + "` with `" + *m.replacement + "`");
+  } else if (e.style == ReplacementStyle::MethodToFunction && r.call_range.valid() && r.receiver_range.valid()) {
+    std::string_view text = ctx.tu.file_text(r.call_range.file);
+    auto slice = [&](const Range& x) { return std::string(text.substr(x.begin, x.end - x.begin)); };
+    bool same_file = r.receiver_range.file == r.call_range.file && r.receiver_range.end <= r.call_range.end;
+    for (const auto& a : r.argument_ranges) same_file = same_file && a.file == r.call_range.file && a.end <= r.call_range.end;
+    if (!same_file || r.call_range.end > text.size()) return;
+    std::string call = *m.replacement + "(" + slice(r.receiver_range);
+    for (const auto& a : r.argument_ranges) call += ", " + slice(a);
+    call += ")";
+    f.fix = make_fix(r.call_range, call, safe, "rewrite `" + slice(r.call_range) + "` as `" + call + "`");
+  }
+}
+
+class ReferenceCheck final : public TuCheck {
+public:
+  void run(CheckContext& ctx) override {
+    std::set<std::tuple<std::string, uint32_t, std::string>> seen;
+    std::set<std::string> macros_with_torch_body = project_macros_using_torch_macros(ctx);
+    for (const auto& [ref, cls] : ctx.classified_references()) {
+      if (cls != ApiClass::Unstable) continue;
+      const Reference& r = *ref;
+      if (r.via == Via::MacroBody) {
+        // Torch's own macros are reported by source-unstable-macro; a project
+        // macro built on one of them is reported at its #define.
+        if (!ctx.tu.is_project_file(macro_definition_file(ctx, r))) continue;
+        if (macros_with_torch_body.count(r.macro)) continue;
+      }
+      if (!seen.emplace(r.range.file, r.range.begin, r.qualified).second) continue;
+      ctx.report(finding_for(ctx, r));
+    }
+    if (!ctx.tu.ast_complete()) token_level(ctx);
+  }
+
+private:
+  static std::string macro_definition_file(CheckContext& ctx, const Reference& r) {
+    for (const auto& u : ctx.tu.macro_uses())
+      if (u.range.file == r.range.file && u.range.begin == r.range.begin) return u.def_file;
+    return {};
+  }
+
+  static std::set<std::string> project_macros_using_torch_macros(CheckContext& ctx) {
+    std::set<std::string> out;
+    for (const auto& d : ctx.tu.macro_definitions())
+      for (const auto& [id, range] : d.body_identifiers)
+        if (ctx.env.replacements.find(id, "macro")) out.insert(d.name);
+    return out;
+  }
+
+  static findings::Finding finding_for(CheckContext& ctx, const Reference& r) {
+    findings::Finding f;
+    f.rule = kRule;
+    f.location = location_of(r.via == Via::Spelled ? r.qualified_range : r.range);
+    f.location.symbol = r.qualified;
+    const std::string what = std::string(to_string(r.kind)) + " " + r.qualified;
+    switch (r.via) {
+      case Via::Spelled:
+        f.message = "uses unstable PyTorch API: " + what;
+        break;
+      case Via::MacroBody:
+        f.message = "macro " + r.macro + " expands to unstable PyTorch API: " + what;
+        break;
+      case Via::DeducedType:
+        f.message = "variable '" + r.variable + "' has the deduced type " + r.qualified + ", unstable PyTorch API";
+        break;
+      case Via::UsingDirective:
+        f.message = "brings unstable PyTorch namespace " + r.qualified + " into scope";
+        break;
+    }
+    f.notes.push_back("declared in " + declared_in(r) + ":" + std::to_string(r.decl_line));
+    if (auto m = ctx.env.replacements.find(r.qualified)) {
+      apply_replacement(ctx, r, *m, f);
+    } else if (r.via == Via::UsingDirective) {
+      f.help = "Remove the using-directive and name stable APIs explicitly (torch::stable::, torch::headeronly::).";
+    } else {
+      f.help = "No stable replacement is known for " + r.qualified +
+               "; use the torch::stable API (torch/csrc/stable/) or the C shim (aoti_torch_*, torch_*), or call the "
+               "operator through torch_call_dispatcher.";
+    }
+    return f;
+  }
+
+  // Qualified names in the tokens that the (partial) AST did not resolve.
+  static void token_level(CheckContext& ctx) {
+    for (const auto& file : ctx.tu.project_files()) {
+      const auto& toks = ctx.tokens(file);
+      for (size_t i = 0; i + 2 < toks.size(); ++i) {
+        const Token& t = toks[i];
+        const bool using_ns = t.kind == Token::Kind::Keyword && t.text == "using" && toks[i + 1].text == "namespace";
+        size_t start = using_ns ? i + 2 : i;
+        if (start >= toks.size() || toks[start].kind != Token::Kind::Identifier) continue;
+        if (start > 0 && toks[start - 1].text == "::") continue;  // the middle of a longer name
+        std::string name = toks[start].text;
+        size_t j = start + 1;
+        while (j + 1 < toks.size() && toks[j].text == "::" && toks[j + 1].kind == Token::Kind::Identifier) {
+          name += "::" + toks[j + 1].text;
+          j += 2;
+        }
+        if (!using_ns && j == start + 1) continue;  // not qualified
+        auto ns = ctx.env.catalog->classify(using_ns ? name + "::x" : name);
+        if (ns.kind != inputs::NamespaceKind::Unstable) continue;
+        if (ctx.covered_by_reference(file, toks[start].range.begin)) continue;
+        findings::Finding f;
+        f.rule = kRule;
+        Range r = toks[start].range;
+        r.end = toks[j - 1].range.end;
+        f.location = location_of(r);
+        f.location.symbol = name;
+        f.message = using_ns ? "brings unstable PyTorch namespace " + name + " into scope"
+                             : "uses unstable PyTorch API: " + name;
+        f.notes.push_back("found in the tokens: the declaration could not be resolved because the AST is incomplete");
+        if (auto m = ctx.env.replacements.find(name); m && m->replacement) {
+          f.help = "Use " + *m->replacement + (m->entry->header.empty() ? "" : " from " + m->entry->header) + ".";
+        } else {
+          f.help = "Use the torch::stable API (torch/csrc/stable/) or the header-only torch::headeronly API instead.";
+        }
+        ctx.report(std::move(f));
+        i = j - 1;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TuCheck> make_reference_check() { return std::make_unique<ReferenceCheck>(); }
+
+}  // namespace torchabi::source::checks

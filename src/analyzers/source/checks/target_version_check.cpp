@@ -1,0 +1,283 @@
+// TORCH_TARGET_VERSION against what the TU uses:
+//  version-target-implausible: the value (from -D or a #define) does not
+//    decode to a PyTorch release (0x0210000000000000 is 2.16, not 2.10).
+//  version-api-after-target: a stable API (C shim function, torch::stable /
+//    torch::headeronly C++ API or stable macro) introduced after the target;
+//    also when the headers' version guards hid it and clang reported it as
+//    undeclared.
+// Every TU's subject records the lowest TORCH_TARGET_VERSION its code can
+// use: the newest release among the stable APIs it uses.
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "analyzers/source/checks/checks.h"
+#include "analyzers/source/feature_guards.h"
+#include "analyzers/source/version_expr.h"
+#include "inputs/api_catalog.h"
+
+namespace torchabi::source::checks {
+
+namespace {
+
+struct Target {
+  std::string written;            // the value as written
+  std::string origin;             // "-DTORCH_TARGET_VERSION" or "#define at a.cpp:3"
+  Range value_range;              // the #define's value (invalid for flags)
+  std::optional<TorchVersion> version;
+  std::optional<uint64_t> raw;
+  std::string error;
+};
+
+struct Use {
+  std::string api;
+  TorchVersion since;
+  bool baseline = true;
+  Range range;
+  std::string how;  // note for the finding
+};
+
+std::optional<Target> read_target(CheckContext& ctx) {
+  std::optional<Target> t;
+  for (const auto& m : ctx.tu.args().macros) {
+    if (m.name != "TORCH_TARGET_VERSION") continue;
+    if (m.undef) {
+      t.reset();
+      continue;
+    }
+    t.emplace();
+    t->written = m.value.value_or("1");
+    t->origin = "-DTORCH_TARGET_VERSION=" + t->written;
+  }
+  for (const auto& d : ctx.tu.macro_definitions()) {
+    if (d.name != "TORCH_TARGET_VERSION") continue;
+    t.emplace();
+    t->written = d.body;
+    t->origin = "#define at " + display_path(d.range.file) + ":" + std::to_string(d.range.line);
+    t->value_range = d.body_range;
+    t->value_range.line = d.range.line;
+    break;
+  }
+  if (!t) return t;
+  std::string_view text = ctx.tu.file_text(t->value_range.file);
+  std::string exact = t->value_range.valid() && t->value_range.end <= text.size()
+                          ? std::string(text.substr(t->value_range.begin, t->value_range.end - t->value_range.begin))
+                          : t->written;
+  t->raw = evaluate_version_expr(exact);
+  if (!t->raw) {
+    t->error = "'" + exact + "' is not a version expression torchabi can evaluate";
+    return t;
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(*t->raw));
+  auto reading = read_target_version(hex, ctx.env.catalog->latest());
+  if (!reading.error.empty()) t->error = reading.error;
+  else t->version = reading.version;
+  return t;
+}
+
+class TargetVersionCheck final : public TuCheck {
+public:
+  void run(CheckContext& ctx) override {
+    auto target = read_target(ctx);
+    if (target && !target->error.empty()) report_implausible(ctx, *target);
+    std::vector<Use> uses = collect_uses(ctx);
+    if (target && target->version) {
+      std::set<std::tuple<std::string, uint32_t, std::string>> seen;
+      for (const auto& u : uses) {
+        if (u.baseline || u.since <= *target->version) continue;
+        if (!seen.emplace(u.range.file, u.range.begin, u.api).second) continue;
+        report_after_target(ctx, *target, u.api, u.since, location_of(u.range), u.how);
+      }
+      translate_guard_errors(ctx, *target, seen);
+    }
+    summarize(ctx, target, uses);
+  }
+
+private:
+  std::map<std::string, FeatureGuards> guards_;
+
+  std::optional<TorchVersion> guard_at(CheckContext& ctx, const std::string& file, uint32_t line) {
+    auto it = guards_.find(file);
+    if (it == guards_.end()) it = guards_.emplace(file, FeatureGuards::scan(ctx.tu.file_text(file))).first;
+    return it->second.required_at(line);
+  }
+
+  // Release an API needs: the guard around its declaration in the headers
+  // actually used, or the rules' record, whichever is newer.
+  std::pair<TorchVersion, bool> since_of(CheckContext& ctx, const std::string& api, const std::string& decl_file,
+                                         uint32_t decl_line) {
+    const TorchVersion baseline = ctx.env.stable_apis.baseline();
+    std::pair<TorchVersion, bool> best{baseline, true};
+    auto raise = [&](TorchVersion v, bool is_baseline) {
+      if (is_baseline) return;
+      if (best.second || v > best.first) best = {v, false};
+    };
+    if (!decl_file.empty())
+      if (auto g = guard_at(ctx, decl_file, decl_line)) raise(*g, *g <= baseline);
+    if (const StableApi* a = ctx.env.stable_apis.find(api)) raise(a->since, a->baseline);
+    return best;
+  }
+
+  std::vector<Use> collect_uses(CheckContext& ctx) {
+    std::vector<Use> uses;
+    for (const auto& [ref, cls] : ctx.classified_references()) {
+      if (cls != ApiClass::Stable || (ref->via != Via::Spelled && ref->via != Via::DeducedType)) continue;
+      auto [since, baseline] = since_of(ctx, ref->qualified, ref->decl_file, ref->decl_line);
+      uses.push_back({ref->qualified, since, baseline, ref->via == Via::Spelled ? ref->qualified_range : ref->range,
+                      "declared in " + (ref->decl_header.empty() ? display_path(ref->decl_file) : ref->decl_header) +
+                          ":" + std::to_string(ref->decl_line)});
+    }
+    for (const auto& u : ctx.tu.macro_uses()) {
+      if (u.def_kind != HeaderKind::Stable) continue;
+      auto [since, baseline] = since_of(ctx, u.name, u.def_file, u.def_line);
+      uses.push_back({u.name, since, baseline, u.range, "macro defined in " + u.def_header + ":" + std::to_string(u.def_line)});
+    }
+    if (!ctx.tu.ast_complete()) {
+      // Shim functions named in code the AST could not resolve.
+      for (const auto& file : ctx.tu.project_files()) {
+        for (const auto& t : ctx.tokens(file)) {
+          if (t.kind != Token::Kind::Identifier || !inputs::ApiCatalog::looks_like_shim(t.text)) continue;
+          const StableApi* a = ctx.env.stable_apis.find(t.text);
+          if (!a || ctx.covered_by_reference(file, t.range.begin)) continue;
+          uses.push_back({t.text, a->since, a->baseline, t.range, "found in the tokens (the AST is incomplete)"});
+        }
+      }
+    }
+    return uses;
+  }
+
+  static std::string target_text(const Target& t) {
+    return t.version->str() + " (" + t.version->hex() + ")";
+  }
+
+  static void report_after_target(CheckContext& ctx, const Target& t, const std::string& api, TorchVersion since,
+                                  findings::Location where, const std::string& how) {
+    findings::Finding f;
+    f.rule = "version-api-after-target";
+    f.location = std::move(where);
+    f.location.symbol = api;
+    f.message = api + " was introduced in PyTorch " + since.str() + ", but TORCH_TARGET_VERSION is " + target_text(t);
+    f.help = "Raise TORCH_TARGET_VERSION to " + since.hex() + " (" + since.str() +
+             "; the extension then needs PyTorch >= " + since.str() + ") or do without " + api + ".";
+    f.notes.push_back("TORCH_TARGET_VERSION from " + t.origin);
+    if (!how.empty()) f.notes.push_back(how);
+    ctx.report(std::move(f));
+  }
+
+  static void report_implausible(CheckContext& ctx, const Target& t) {
+    findings::Finding f;
+    f.rule = "version-target-implausible";
+    if (t.value_range.valid()) {
+      f.location = location_of(t.value_range);
+    } else {
+      f.location.file = ctx.tu.main_file();
+    }
+    f.location.symbol = "TORCH_TARGET_VERSION";
+    f.message = "TORCH_TARGET_VERSION " + t.written + ": " + t.error;
+    f.notes.push_back("set by " + t.origin);
+    f.help = "Write the target as (major << 56) | (minor << 48), e.g. 0x020a000000000000 for 2.10, or use "
+             "TORCH_VERSION_2_10_0.";
+    static const std::regex meant("write (0x[0-9a-f]{16})");
+    std::smatch m;
+    if (std::regex_search(t.error, m, meant)) {
+      f.help = "Write " + m[1].str() + ".";
+      if (t.value_range.valid())
+        f.fix = make_fix(t.value_range, m[1].str(), false, "set TORCH_TARGET_VERSION to " + m[1].str());
+    }
+    ctx.report(std::move(f));
+  }
+
+  // Clang errors that a version guard caused: the API exists, only not for this target.
+  void translate_guard_errors(CheckContext& ctx, const Target& t,
+                              std::set<std::tuple<std::string, uint32_t, std::string>>& seen) {
+    static const std::regex kPatterns[] = {
+        std::regex("use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)'"),
+        std::regex("no (?:member|type|template) named '([A-Za-z_][A-Za-z0-9_]*)' in (?:namespace )?'([A-Za-z_][A-Za-z0-9_:]*)'"),
+        std::regex("unknown type name '([A-Za-z_][A-Za-z0-9_]*)'"),
+        std::regex("no template named '([A-Za-z_][A-Za-z0-9_]*)'"),
+        std::regex("([A-Za-z_][A-Za-z0-9_:<>]*) requires TORCH_FEATURE_VERSION >= (TORCH_VERSION_[0-9]+_[0-9]+_[0-9]+)"),
+    };
+    for (const auto& d : ctx.tu.diagnostics()) {
+      if (d.severity != Diagnostic::Severity::Error && d.severity != Diagnostic::Severity::Fatal) continue;
+      // Where in the project: the error itself, or the first note pointing there.
+      const Diagnostic* at = ctx.tu.is_project_file(d.file) ? &d : nullptr;
+      for (const auto& n : d.notes)
+        if (!at && ctx.tu.is_project_file(n.file)) at = &n;
+      if (!at) continue;
+      for (size_t p = 0; p < std::size(kPatterns); ++p) {
+        std::smatch m;
+        if (!std::regex_search(d.message, m, kPatterns[p])) continue;
+        const StableApi* api = nullptr;
+        std::optional<TorchVersion> needed;
+        std::string name;
+        if (p == 4) {
+          name = m[1].str();
+          needed = TorchVersion::parse_dotted(m[2].str());
+        } else if (p == 1) {
+          name = m[2].str() + "::" + m[1].str();
+          api = ctx.env.stable_apis.find(name);
+        } else {
+          name = m[1].str();
+          api = ctx.env.stable_apis.find(name);
+          if (!api && name.find("::") == std::string::npos) api = ctx.env.stable_apis.find_unqualified(name);
+        }
+        if (api && !api->baseline) {
+          needed = api->since;
+          name = api->name;
+        }
+        if (!needed || *needed <= *t.version) break;
+        Range r;
+        r.file = at->file;
+        r.line = at->line;
+        r.column = at->column;
+        r.begin = at->offset;
+        if (!seen.emplace(r.file, r.begin, name).second) break;
+        report_after_target(ctx, t, name, *needed, location_of(r),
+                            "the stable headers hide it below " + needed->str() + "; clang: " + d.message);
+        break;
+      }
+    }
+  }
+
+  static void summarize(CheckContext& ctx, const std::optional<Target>& target, const std::vector<Use>& uses) {
+    findings::Subject& s = ctx.subject();
+    s.kind = "translation-unit";
+    s.path = display_path(ctx.tu.main_file());
+    if (target) {
+      s.facts.emplace_back("TORCH_TARGET_VERSION",
+                           (target->version ? target_text(*target) : target->written + " (invalid)") + " from " + target->origin);
+    } else {
+      s.facts.emplace_back("TORCH_TARGET_VERSION", "not set (the extension targets the torch it is built with)");
+    }
+    if (uses.empty()) return;
+    std::set<std::string> names;
+    for (const auto& u : uses) names.insert(u.api);
+    s.facts.emplace_back("stable APIs used", std::to_string(names.size()));
+    std::optional<TorchVersion> floor;
+    for (const auto& u : uses)
+      if (!u.baseline && (!floor || u.since > *floor)) floor = u.since;
+    if (!floor) {
+      s.floor = ctx.env.stable_apis.baseline();
+      s.floor_is_baseline = true;
+      s.loads_on = "lowest TORCH_TARGET_VERSION: " + s.floor->str() + " (" + s.floor->hex() + "); nothing newer is used";
+      return;
+    }
+    s.floor = floor;
+    s.loads_on = "lowest TORCH_TARGET_VERSION: " + floor->str() + " (" + floor->hex() + ")";
+    std::set<std::string> by;
+    for (const auto& u : uses)
+      if (!u.baseline && u.since == *floor) by.insert(u.api);
+    s.floor_set_by.assign(by.begin(), by.end());
+    if (target && target->version && *target->version > *floor)
+      s.facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + floor->str() +
+                                       " and the extension would load on more releases");
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TuCheck> make_target_version_check() { return std::make_unique<TargetVersionCheck>(); }
+
+}  // namespace torchabi::source::checks

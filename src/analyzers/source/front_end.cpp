@@ -1,0 +1,415 @@
+#include "analyzers/source/front_end.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "analyzers/source/cursor_utils.h"
+
+namespace torchabi::source {
+
+namespace fs = std::filesystem;
+
+struct ParseAccess {
+  static std::unique_ptr<ParsedTu> make(ParseRequest r) { return std::unique_ptr<ParsedTu>(new ParsedTu(std::move(r))); }
+  static CXTranslationUnit& tu(ParsedTu& p) { return p.tu_; }
+  static CXIndex& index(ParsedTu& p) { return p.index_; }
+  static bool& minimal(ParsedTu& p) { return p.minimal_args_; }
+  static void collect(ParsedTu& p) {
+    p.collect_files();
+    p.collect_preprocessing();
+    p.collect_diagnostics();
+  }
+};
+
+ParsedTu::ParsedTu(ParseRequest request) : request_(std::move(request)) {}
+
+ParsedTu::~ParsedTu() {
+  if (tu_) clang_disposeTranslationUnit(tu_);
+  if (index_) clang_disposeIndex(index_);
+}
+
+const std::string& ParsedTu::path_of(CXFile file) const {
+  static const std::string empty;
+  if (!file) return empty;
+  auto it = paths_.find(file);
+  if (it != paths_.end()) return it->second;
+  std::string p = take(clang_File_tryGetRealPathName(file));
+  if (p.empty()) p = take(clang_getFileName(file));
+  if (!p.empty()) p = fs::path(p).lexically_normal().string();
+  return paths_.emplace(file, std::move(p)).first->second;
+}
+
+std::string ParsedTu::torch_header_name(const std::string& abs_path) const {
+  return classifier().torch_name(abs_path, args().include_dirs);
+}
+
+bool ParsedTu::file_is_project(CXFile file) const {
+  if (!file) return false;
+  auto it = project_by_file_.find(file);
+  if (it != project_by_file_.end()) return it->second;
+  const std::string& path = path_of(file);
+  bool project = false;
+  if (path == main_file()) {
+    project = true;
+  } else if (!path.empty() && torch_header_name(path).empty() &&
+             path.find("/site-packages/") == std::string::npos && path.find("/dist-packages/") == std::string::npos) {
+    CXSourceLocation start = clang_getLocationForOffset(tu_, file, 0);
+    if (!clang_Location_isInSystemHeader(start)) {
+      project = request_.project_roots.empty();
+      for (const auto& root : request_.project_roots) {
+        std::string prefix = root.ends_with('/') ? root : root + "/";
+        if (path.starts_with(prefix)) project = true;
+      }
+    }
+  }
+  project_by_file_.emplace(file, project);
+  project_by_path_[path] = project;
+  return project;
+}
+
+bool ParsedTu::is_project_file(const std::string& abs_path) const {
+  auto it = project_by_path_.find(abs_path);
+  if (it != project_by_path_.end()) return it->second;
+  CXFile f = clang_getFile(tu_, abs_path.c_str());
+  if (!f) return false;
+  return file_is_project(f);
+}
+
+std::vector<std::string> ParsedTu::project_files() const {
+  std::vector<std::string> out = {main_file()};
+  for (const auto& f : files_read_)
+    if (f != main_file() && is_project_file(f)) out.push_back(f);
+  return out;
+}
+
+static void location_parts(CXSourceLocation loc, CXFile* file, uint32_t* line, uint32_t* col, uint32_t* off) {
+  unsigned l = 0, c = 0, o = 0;
+  clang_getFileLocation(loc, file, &l, &c, &o);
+  *line = l;
+  *col = c;
+  *off = o;
+}
+
+Range ParsedTu::range_of(CXSourceRange extent) const {
+  Range r;
+  CXFile f1 = nullptr, f2 = nullptr;
+  uint32_t l, c, o, l2, c2, o2;
+  location_parts(clang_getRangeStart(extent), &f1, &l, &c, &o);
+  location_parts(clang_getRangeEnd(extent), &f2, &l2, &c2, &o2);
+  if (!f1) return r;
+  r.file = path_of(f1);
+  r.line = l;
+  r.column = c;
+  r.begin = o;
+  r.end = (f2 && clang_File_isEqual(f1, f2) && o2 >= o) ? o2 : o;
+  return r;
+}
+
+Range ParsedTu::range_at(CXSourceLocation loc, uint32_t length) const {
+  Range r;
+  CXFile f = nullptr;
+  uint32_t l, c, o;
+  location_parts(loc, &f, &l, &c, &o);
+  if (!f) return r;
+  r.file = path_of(f);
+  r.line = l;
+  r.column = c;
+  r.begin = o;
+  r.end = o + length;
+  return r;
+}
+
+std::string_view ParsedTu::file_text(const std::string& abs_path) const {
+  CXFile f = clang_getFile(tu_, abs_path.c_str());
+  if (!f) return {};
+  size_t size = 0;
+  const char* data = clang_getFileContents(tu_, f, &size);
+  return data ? std::string_view(data, size) : std::string_view();
+}
+
+std::vector<Token> ParsedTu::tokens(const std::string& abs_path) const {
+  std::vector<Token> out;
+  CXFile f = clang_getFile(tu_, abs_path.c_str());
+  if (!f) return out;
+  size_t size = 0;
+  clang_getFileContents(tu_, f, &size);
+  std::vector<std::pair<unsigned, unsigned>> skipped;
+  if (CXSourceRangeList* list = clang_getSkippedRanges(tu_, f)) {
+    for (unsigned i = 0; i < list->count; ++i) {
+      unsigned b = 0, e = 0;
+      clang_getFileLocation(clang_getRangeStart(list->ranges[i]), nullptr, nullptr, nullptr, &b);
+      clang_getFileLocation(clang_getRangeEnd(list->ranges[i]), nullptr, nullptr, nullptr, &e);
+      skipped.emplace_back(b, e);
+    }
+    clang_disposeSourceRangeList(list);
+  }
+  CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu_, f, 0),
+                                       clang_getLocationForOffset(tu_, f, static_cast<unsigned>(size)));
+  CXToken* toks = nullptr;
+  unsigned n = 0;
+  clang_tokenize(tu_, whole, &toks, &n);
+  out.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    Token t;
+    t.range = range_of(clang_getTokenExtent(tu_, toks[i]));
+    bool in_skipped = false;
+    for (auto [b, e] : skipped)
+      if (t.range.begin >= b && t.range.begin < e) in_skipped = true;
+    if (in_skipped) continue;
+    switch (clang_getTokenKind(toks[i])) {
+      case CXToken_Punctuation: t.kind = Token::Kind::Punctuation; break;
+      case CXToken_Keyword: t.kind = Token::Kind::Keyword; break;
+      case CXToken_Identifier: t.kind = Token::Kind::Identifier; break;
+      case CXToken_Literal: t.kind = Token::Kind::Literal; break;
+      case CXToken_Comment: t.kind = Token::Kind::Comment; break;
+    }
+    t.text = take(clang_getTokenSpelling(tu_, toks[i]));
+    out.push_back(std::move(t));
+  }
+  clang_disposeTokens(tu_, toks, n);
+  return out;
+}
+
+size_t ParsedTu::error_count() const {
+  return static_cast<size_t>(std::count_if(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& d) {
+    return d.severity == Diagnostic::Severity::Error || d.severity == Diagnostic::Severity::Fatal;
+  }));
+}
+
+std::vector<const IncludeDirective*> ParsedTu::include_chain(const std::string& abs_path) const {
+  std::vector<const IncludeDirective*> chain;
+  std::string cur = abs_path;
+  for (int guard = 0; guard < 256; ++guard) {
+    auto it = included_by_.find(cur);
+    if (it == included_by_.end()) break;
+    const IncludeDirective& d = includes_[it->second];
+    chain.push_back(&d);
+    if (d.includer == main_file()) break;
+    cur = d.includer;
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+void ParsedTu::collect_files() {
+  struct Ctx {
+    ParsedTu* self;
+  } ctx{this};
+  clang_getInclusions(
+      tu_,
+      [](CXFile file, CXSourceLocation*, unsigned, CXClientData data) {
+        auto* c = static_cast<Ctx*>(data);
+        const std::string& p = c->self->path_of(file);
+        if (!p.empty()) c->self->files_read_.push_back(p);
+      },
+      &ctx);
+  std::sort(files_read_.begin(), files_read_.end());
+  files_read_.erase(std::unique(files_read_.begin(), files_read_.end()), files_read_.end());
+}
+
+namespace {
+
+// The replacement text and identifiers of a project #define.
+void read_definition_body(const ParsedTu& tu, CXCursor c, MacroDefinition& def) {
+  CXToken* tokens = nullptr;
+  unsigned n = 0;
+  clang_tokenize(tu.raw(), clang_getCursorExtent(c), &tokens, &n);
+  unsigned i = 1;  // skip the macro name
+  if (clang_Cursor_isMacroFunctionLike(c)) {
+    for (; i < n; ++i)
+      if (take(clang_getTokenSpelling(tu.raw(), tokens[i])) == ")") {
+        ++i;
+        break;
+      }
+  }
+  for (; i < n; ++i) {
+    std::string s = take(clang_getTokenSpelling(tu.raw(), tokens[i]));
+    Range r = tu.range_of(clang_getTokenExtent(tu.raw(), tokens[i]));
+    if (!def.body_range.valid()) def.body_range = r;
+    def.body_range.end = r.end;
+    def.body += (def.body.empty() ? "" : " ") + s;
+    if (clang_getTokenKind(tokens[i]) == CXToken_Identifier)
+      def.body_identifiers.emplace_back(s, tu.range_of(clang_getTokenExtent(tu.raw(), tokens[i])));
+  }
+  clang_disposeTokens(tu.raw(), tokens, n);
+}
+
+}  // namespace
+
+void ParsedTu::collect_preprocessing() {
+  struct Ctx {
+    ParsedTu* self;
+  } ctx{this};
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu_),
+      [](CXCursor c, CXCursor, CXClientData data) {
+        if (!is_preprocessing_cursor(c)) return CXChildVisit_Continue;
+        ParsedTu& self = *static_cast<Ctx*>(data)->self;
+        CXFile file = nullptr;
+        clang_getFileLocation(clang_getCursorLocation(c), &file, nullptr, nullptr, nullptr);
+        if (!file) return CXChildVisit_Continue;
+        if (c.kind == CXCursor_InclusionDirective) {
+          IncludeDirective d;
+          d.includer = self.path_of(file);
+          d.range = self.range_of(clang_getCursorExtent(c));
+          d.spelled = spelling(c);
+          std::string_view text = self.file_text(d.includer);
+          if (d.range.end <= text.size()) {
+            std::string_view directive = text.substr(d.range.begin, d.range.end - d.range.begin);
+            auto lt = directive.find('<');
+            auto q = directive.find('"');
+            d.angled = lt != std::string_view::npos && (q == std::string_view::npos || lt < q);
+          }
+          CXFile inc = clang_getIncludedFile(c);
+          if (inc) d.resolved = self.path_of(inc);
+          d.header_name = d.resolved.empty() ? std::string() : self.torch_header_name(d.resolved);
+          if (d.header_name.empty() && self.classifier().classify(d.spelled) != HeaderKind::Other &&
+              (d.resolved.empty() || !self.file_is_project(inc)))
+            d.header_name = d.spelled;
+          d.kind = d.header_name.empty() ? HeaderKind::Other : self.classifier().classify(d.header_name);
+          if (!d.resolved.empty() && !self.included_by_.count(d.resolved))
+            self.included_by_.emplace(d.resolved, self.includes_.size());
+          self.includes_.push_back(std::move(d));
+        } else if (c.kind == CXCursor_MacroExpansion && self.file_is_project(file)) {
+          if (clang_Cursor_isMacroBuiltin(c)) return CXChildVisit_Continue;
+          MacroUse u;
+          u.name = spelling(c);
+          u.invocation_range = self.range_of(clang_getCursorExtent(c));
+          u.range = self.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(u.name.size()));
+          CXCursor def = clang_getCursorReferenced(c);
+          if (!clang_Cursor_isNull(def) && !clang_isInvalid(def.kind)) {
+            CXFile df = nullptr;
+            unsigned line = 0;
+            clang_getFileLocation(clang_getCursorLocation(def), &df, &line, nullptr, nullptr);
+            if (df) {
+              u.def_file = self.path_of(df);
+              u.def_line = line;
+              u.def_header = self.torch_header_name(u.def_file);
+              u.def_kind = u.def_header.empty() ? HeaderKind::Other : self.classifier().classify(u.def_header);
+            }
+          }
+          self.macro_uses_.push_back(std::move(u));
+        } else if (c.kind == CXCursor_MacroDefinition && self.file_is_project(file)) {
+          if (clang_Cursor_isMacroBuiltin(c)) return CXChildVisit_Continue;
+          MacroDefinition d;
+          d.name = spelling(c);
+          d.range = self.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(d.name.size()));
+          read_definition_body(self, c, d);
+          self.macro_definitions_.push_back(std::move(d));
+        }
+        return CXChildVisit_Continue;
+      },
+      &ctx);
+
+  // Where a missing header would have been looked for: if one of these paths
+  // appears later, the TU's inputs changed.
+  for (const auto& d : includes_) {
+    if (!d.resolved.empty()) continue;
+    if (!d.angled) files_missing_.push_back((fs::path(d.includer).parent_path() / d.spelled).lexically_normal().string());
+    for (const auto& dir : args().include_dirs)
+      files_missing_.push_back((fs::path(dir) / d.spelled).lexically_normal().string());
+  }
+}
+
+void ParsedTu::collect_diagnostics() {
+  unsigned n = clang_getNumDiagnostics(tu_);
+  for (unsigned i = 0; i < n; ++i) {
+    CXDiagnostic diag = clang_getDiagnostic(tu_, i);
+    Diagnostic d;
+    switch (clang_getDiagnosticSeverity(diag)) {
+      case CXDiagnostic_Ignored: clang_disposeDiagnostic(diag); continue;
+      case CXDiagnostic_Note: d.severity = Diagnostic::Severity::Note; break;
+      case CXDiagnostic_Warning: d.severity = Diagnostic::Severity::Warning; break;
+      case CXDiagnostic_Error: d.severity = Diagnostic::Severity::Error; break;
+      case CXDiagnostic_Fatal: d.severity = Diagnostic::Severity::Fatal; break;
+    }
+    d.message = take(clang_getDiagnosticSpelling(diag));
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    clang_getFileLocation(clang_getDiagnosticLocation(diag), &f, &line, &col, &off);
+    if (f) {
+      d.file = path_of(f);
+      d.line = line;
+      d.column = col;
+      d.offset = off;
+    }
+    if (CXDiagnosticSet children = clang_getChildDiagnostics(diag)) {
+      unsigned nc = clang_getNumDiagnosticsInSet(children);
+      for (unsigned k = 0; k < nc; ++k) {
+        CXDiagnostic child = clang_getDiagnosticInSet(children, k);
+        Diagnostic note;
+        note.severity = Diagnostic::Severity::Note;
+        note.message = take(clang_getDiagnosticSpelling(child));
+        CXFile cf = nullptr;
+        unsigned cl = 0, cc = 0, co = 0;
+        clang_getFileLocation(clang_getDiagnosticLocation(child), &cf, &cl, &cc, &co);
+        if (cf) {
+          note.file = path_of(cf);
+          note.line = cl;
+          note.column = cc;
+          note.offset = co;
+        }
+        d.notes.push_back(std::move(note));
+        clang_disposeDiagnostic(child);
+      }
+    }
+    diagnostics_.push_back(std::move(d));
+    clang_disposeDiagnostic(diag);
+  }
+}
+
+namespace {
+
+constexpr unsigned kParseOptions = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
+                                   CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+
+CXErrorCode try_parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
+                      CXTranslationUnit* out) {
+  std::vector<const char*> argv;
+  argv.reserve(args.size());
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return clang_parseTranslationUnit2(index, file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
+                                     kParseOptions, out);
+}
+
+}  // namespace
+
+ParseOutcome parse_translation_unit(ParseRequest request) {
+  ParseOutcome out;
+  std::error_code ec;
+  const std::string file = request.args.file;
+  if (!fs::is_regular_file(file, ec)) {
+    out.error = "source file not found";
+    return out;
+  }
+  auto tu = ParseAccess::make(std::move(request));
+  ParseAccess::index(*tu) = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  CXTranslationUnit raw = nullptr;
+  CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw);
+  if (rc == CXError_Crashed) {
+    out.crashed = true;
+    out.error = "libclang crashed while parsing this file";
+    return out;
+  }
+  if (rc != CXError_Success || !raw) {
+    // Flags clang does not accept (a gcc-only option, say) fail the whole
+    // parse; the include paths and macros alone still give a useful AST.
+    rc = try_parse(ParseAccess::index(*tu), file, tu->args().minimal_args(), &raw);
+    if (rc == CXError_Crashed) {
+      out.crashed = true;
+      out.error = "libclang crashed while parsing this file";
+      return out;
+    }
+    if (rc != CXError_Success || !raw) {
+      out.error = "libclang could not parse this file with its compile flags";
+      return out;
+    }
+    ParseAccess::minimal(*tu) = true;
+  }
+  ParseAccess::tu(*tu) = raw;
+  ParseAccess::collect(*tu);
+  out.tu = std::move(tu);
+  return out;
+}
+
+}  // namespace torchabi::source

@@ -1,0 +1,162 @@
+#include "analyzers/source/lint_engine.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "analyzers/source/inline_suppressions.h"
+#include "analyzers/source/result_cache.h"
+#include "analyzers/source/tu_result_json.h"
+#include "analyzers/source/tu_runner.h"
+
+namespace torchabi::source {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_unstable_rule(const std::string& rule) {
+  return rule == "source-unstable-include" || rule == "source-unstable-api" || rule == "source-unstable-macro";
+}
+
+std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const LintOptions& o) {
+  std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + env.digest + "\n" + lint_checks_id() + "\n";
+  std::error_code ec;
+  m += fs::current_path(ec).string() + "\n" + a.file + "\n" + a.directory + "\n";
+  for (const auto& x : a.args) m += x + '\0';
+  for (const auto& r : o.project_roots) m += r + '\n';
+  return digest_hex(m) + digest_hex(m, 0x84222325cbf29ce4ull);
+}
+
+}  // namespace
+
+std::string common_ancestor(const std::vector<std::string>& paths) {
+  if (paths.empty()) return {};
+  fs::path common = fs::path(paths[0]).lexically_normal();
+  for (const auto& p : paths) {
+    fs::path cand = fs::path(p).lexically_normal();
+    fs::path out;
+    auto a = common.begin(), b = cand.begin();
+    for (; a != common.end() && b != cand.end() && *a == *b; ++a, ++b) out /= *a;
+    common = out;
+  }
+  std::string s = common.string();
+  return s.empty() ? "/" : s;
+}
+
+TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& env,
+                                  const std::vector<std::string>& project_roots) {
+  TuResult r;
+  r.subject.kind = "translation-unit";
+  r.subject.path = display_path(args.file);
+  ParseRequest req;
+  req.args = args;
+  req.project_roots = project_roots;
+  req.classifier = &env.classifier;
+  auto outcome = parse_translation_unit(std::move(req));
+  if (!outcome.tu) {
+    r.failure = outcome.error;
+    r.crashed = outcome.crashed;
+    r.files_read.push_back(args.file);
+    return r;
+  }
+  const ParsedTu& tu = *outcome.tu;
+  CheckContext ctx(tu, env, r);
+  for (auto& check : make_lint_checks()) check->run(ctx);
+  r.suppressions = scan_inline_suppressions(ctx);
+  r.files_read = tu.files_read();
+  r.files_missing = tu.files_missing();
+  // Verdict: unstable findings decide; otherwise stable use or stable includes.
+  bool unstable = std::any_of(r.findings.begin(), r.findings.end(), [](const auto& f) { return is_unstable_rule(f.rule); });
+  bool stable = r.subject.floor.has_value();
+  for (const auto& d : tu.includes())
+    if (d.kind == HeaderKind::Stable && tu.is_project_file(d.includer)) stable = true;
+  r.subject.verdict = unstable ? "UNSTABLE" : stable ? "STABLE" : "NO-TORCH";
+  return r;
+}
+
+LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, const LintOptions& options) {
+  LintRun run;
+  run.report.command = "lint";
+  std::vector<std::optional<TuResult>> results(tus.size());
+  std::vector<std::string> keys(tus.size());
+  std::optional<ResultCache> cache;
+  if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
+
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < tus.size(); ++i) {
+    keys[i] = cache_key(tus[i], env, options);
+    if (cache) {
+      if (auto payload = cache->load(keys[i])) {
+        try {
+          results[i] = deserialize_tu_result(*payload);
+          ++run.from_cache;
+          continue;
+        } catch (const std::exception&) {
+        }
+      }
+    }
+    todo.push_back(i);
+  }
+
+  auto outputs = run_isolated(todo.size(), options.jobs, [&](size_t k) {
+    return serialize_tu_result(analyze_translation_unit(tus[todo[k]], env, options.project_roots));
+  });
+  for (size_t k = 0; k < todo.size(); ++k) {
+    const size_t i = todo[k];
+    if (!outputs[k].ok) {
+      TuResult failed;
+      failed.subject.path = display_path(tus[i].file);
+      failed.failure = "libclang " + outputs[k].error + " while analysing this file";
+      failed.crashed = true;
+      results[i] = std::move(failed);
+      continue;
+    }
+    results[i] = deserialize_tu_result(outputs[k].output);
+    if (cache && results[i]->failure.empty())
+      cache->store(keys[i], results[i]->files_read, results[i]->files_missing, outputs[k].output);
+  }
+
+  // Merge: one finding per location even when several TUs include the header.
+  std::set<std::tuple<std::string, std::string, uint32_t, uint32_t, std::string>> seen;
+  std::vector<InlineSuppression> suppressions;
+  std::vector<findings::InputFailure> failures;
+  for (size_t i = 0; i < tus.size(); ++i) {
+    TuResult& r = *results[i];
+    if (!r.failure.empty()) {
+      failures.push_back({display_path(tus[i].file), r.failure});
+      continue;
+    }
+    ++run.analysed;
+    for (auto& f : r.findings)
+      if (seen.emplace(f.rule, f.location.file, f.location.line, f.location.column, f.message).second)
+        run.report.findings.push_back(std::move(f));
+    suppressions.insert(suppressions.end(), r.suppressions.begin(), r.suppressions.end());
+    run.report.subjects.push_back(std::move(r.subject));
+  }
+  apply_inline_suppressions(run.report, std::move(suppressions));
+
+  run.failed = failures.size();
+  if (run.analysed == 0) {
+    run.report.failures = std::move(failures);
+  } else {
+    for (const auto& f : failures) {
+      findings::Finding n;
+      n.rule = "source-tu-not-analysed";
+      n.location.file = f.input;
+      n.message = "not analysed: " + f.message;
+      n.help = "Check that the file exists and that its compile command is right; the other translation units were "
+               "analysed.";
+      run.report.findings.push_back(std::move(n));
+      run.warnings.push_back(f.input + ": not analysed: " + f.message);
+    }
+  }
+  for (auto& f : run.report.findings) f.location.file = display_path(f.location.file);
+  std::stable_sort(run.report.findings.begin(), run.report.findings.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.location.file, a.location.line, a.location.column, a.rule) <
+           std::tie(b.location.file, b.location.line, b.location.column, b.rule);
+  });
+  return run;
+}
+
+}  // namespace torchabi::source

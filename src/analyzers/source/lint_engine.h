@@ -1,0 +1,42 @@
+// `torchabi lint` minus the command line: analyses translation units in
+// parallel child processes (tu_runner.h), reuses cached results
+// (result_cache.h), and merges everything into one Report: findings from
+// headers shared by several TUs appear once, inline suppressions are applied,
+// and each TU gets a subject with its verdict and lowest TORCH_TARGET_VERSION.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzers/source/lint_env.h"
+#include "analyzers/source/tu_check.h"
+#include "findings/finding.h"
+#include "inputs/compile_db_args.h"
+
+namespace torchabi::source {
+
+struct LintOptions {
+  unsigned jobs = 0;                       // 0: one per core
+  std::string cache_dir;                   // empty: no cache
+  std::vector<std::string> project_roots;  // empty: every non-system, non-torch file is the project's
+};
+
+struct LintRun {
+  findings::Report report;
+  std::vector<std::string> warnings;  // one line each, for stderr (TUs that could not be analysed)
+  size_t analysed = 0;
+  size_t from_cache = 0;
+  size_t failed = 0;
+};
+
+// Parses and checks one TU in this process (what each child runs).
+TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& env,
+                                  const std::vector<std::string>& project_roots);
+
+LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, const LintOptions& options);
+
+// The directory the given files and build directories have in common: the
+// default project root.
+std::string common_ancestor(const std::vector<std::string>& paths);
+
+}  // namespace torchabi::source

@@ -1,0 +1,244 @@
+// ParsedTu::references() and visit_project_cursors(): the AST walk over the
+// project's own code. Only top-level declarations located in project files
+// are entered, so the cost is proportional to the project's code, not to the
+// (often huge) torch headers it includes.
+#include <cctype>
+#include <map>
+#include <unordered_map>
+
+#include "analyzers/source/cursor_utils.h"
+#include "analyzers/source/front_end.h"
+
+namespace torchabi::source {
+
+namespace {
+
+bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Extends [begin, ...) backwards over a written qualifier: "at::", "::c10::".
+uint32_t qualifier_begin(std::string_view text, uint32_t begin) {
+  uint32_t b = begin;
+  for (;;) {
+    uint32_t i = b;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+    if (i < 2 || text[i - 1] != ':' || text[i - 2] != ':') return b;
+    i -= 2;
+    uint32_t colons = i;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
+    uint32_t end_ident = i;
+    while (i > 0 && is_ident_char(text[i - 1])) --i;
+    if (i == end_ident) return colons;  // a leading "::"
+    b = i;
+  }
+}
+
+struct Walker {
+  const ParsedTu& tu;
+  std::vector<Reference>& out;
+  // file -> (offset -> macro name) of top-level macro expansions
+  std::unordered_map<std::string, std::map<uint32_t, std::string>> macro_at;
+
+  struct DeclInfo {
+    std::string name, qualified, file, header;
+    uint32_t line = 0;
+    HeaderKind kind = HeaderKind::Other;
+    EntityKind entity = EntityKind::Other;
+    bool project = false;
+  };
+  std::unordered_map<unsigned, std::vector<std::pair<CXCursor, DeclInfo>>> decl_cache;
+
+  const DeclInfo& info(CXCursor decl) {
+    unsigned h = clang_hashCursor(decl);
+    auto& bucket = decl_cache[h];
+    for (auto& [c, i] : bucket)
+      if (clang_equalCursors(c, decl)) return i;
+    DeclInfo i;
+    i.name = spelling(decl);
+    i.qualified = qualified_name(decl);
+    i.entity = entity_kind(decl);
+    CXFile f = nullptr;
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(decl), &f, &line, nullptr, nullptr);
+    if (f) {
+      i.file = tu.path_of(f);
+      i.line = line;
+      i.project = tu.is_project_file(i.file);
+      i.header = tu.torch_header_name(i.file);
+      i.kind = i.header.empty() ? HeaderKind::Other : tu.classifier().classify(i.header);
+    }
+    bucket.emplace_back(decl, std::move(i));
+    return bucket.back().second;
+  }
+
+  // Name range of a reference cursor, in file terms.
+  Range name_range(CXCursor c) {
+    if (c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_MemberRefExpr) {
+      CXSourceRange r = clang_getCursorReferenceNameRange(c, 0, 0);
+      if (!clang_Range_isNull(r)) return tu.range_of(r);
+    }
+    return tu.range_of(clang_getCursorExtent(c));
+  }
+
+  // A reference produced by a macro's replacement list shows up at the
+  // macro's name; one written as a macro argument shows up where it is written.
+  const std::string* produced_by_macro(CXCursor c, const Range& r) {
+    CXFile ef = nullptr;
+    unsigned eoff = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &ef, nullptr, nullptr, &eoff);
+    if (!ef || tu.path_of(ef) != r.file || eoff != r.begin) return nullptr;  // macro argument or plain code
+    auto fit = macro_at.find(r.file);
+    if (fit == macro_at.end()) return nullptr;
+    auto mit = fit->second.find(r.begin);
+    return mit == fit->second.end() ? nullptr : &mit->second;
+  }
+
+  void add(CXCursor c, CXCursor decl, Via via, CXCursor parent) {
+    const DeclInfo& d = info(decl);
+    if (d.project || d.file.empty()) return;
+    Reference ref;
+    ref.kind = d.entity;
+    ref.via = via;
+    ref.name = d.name;
+    ref.qualified = d.qualified;
+    ref.decl_file = d.file;
+    ref.decl_line = d.line;
+    ref.decl_header = d.header;
+    ref.decl_kind = d.kind;
+    ref.range = via == Via::DeducedType ? tu.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(spelling(c).size()))
+                                        : name_range(c);
+    if (!ref.range.valid() || !tu.is_project_file(ref.range.file)) return;
+    if (via == Via::DeducedType) ref.variable = spelling(c);
+    if (via == Via::Spelled) {
+      if (const std::string* m = produced_by_macro(c, ref.range)) {
+        // Unless the macro's name is the name itself (`#define f f`), the
+        // text at this position is the macro, not the declaration's name.
+        std::string_view text = tu.file_text(ref.range.file);
+        if (text.substr(ref.range.begin, d.name.size()) != d.name || *m != d.name) {
+          ref.via = Via::MacroBody;
+          ref.macro = *m;
+          ref.range.end = ref.range.begin + static_cast<uint32_t>(m->size());
+        }
+      }
+    }
+    ref.qualified_range = ref.range;
+    if (ref.via == Via::Spelled) {
+      std::string_view text = tu.file_text(ref.range.file);
+      if (ref.range.begin <= text.size()) {
+        uint32_t qb = qualifier_begin(text, ref.range.begin);
+        ref.qualified_range.column -= (ref.range.begin - qb);
+        ref.qualified_range.begin = qb;
+      }
+      if (c.kind == CXCursor_MemberRefExpr && parent.kind == CXCursor_CallExpr) member_call(c, parent, ref);
+    }
+    out.push_back(std::move(ref));
+  }
+
+  void member_call(CXCursor member, CXCursor call, Reference& ref) {
+    ref.call_range = tu.range_of(clang_getCursorExtent(call));
+    struct First {
+      CXCursor c;
+      bool found = false;
+    } first{clang_getNullCursor()};
+    clang_visitChildren(
+        member,
+        [](CXCursor c, CXCursor, CXClientData d) {
+          auto* f = static_cast<First*>(d);
+          f->c = c;
+          f->found = true;
+          return CXChildVisit_Break;
+        },
+        &first);
+    if (first.found) ref.receiver_range = tu.range_of(clang_getCursorExtent(first.c));
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; ++i) ref.argument_ranges.push_back(tu.range_of(clang_getCursorExtent(clang_Cursor_getArgument(call, i))));
+  }
+
+  void deduced(CXCursor var) {
+    CXType t = clang_getCursorType(var);
+    while (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference || t.kind == CXType_Pointer)
+      t = clang_getPointeeType(t);
+    if (t.kind != CXType_Auto) return;
+    CXType canon = clang_getCanonicalType(t);
+    while (canon.kind == CXType_LValueReference || canon.kind == CXType_RValueReference || canon.kind == CXType_Pointer)
+      canon = clang_getPointeeType(canon);
+    CXCursor decl = clang_getTypeDeclaration(canon);
+    if (clang_Cursor_isNull(decl) || clang_isInvalid(decl.kind)) return;
+    add(var, decl, Via::DeducedType, clang_getNullCursor());
+  }
+
+  void visit(CXCursor c, CXCursor parent) {
+    switch (c.kind) {
+      case CXCursor_TypeRef:
+      case CXCursor_TemplateRef:
+      case CXCursor_MemberRef:
+      case CXCursor_VariableRef:
+      case CXCursor_OverloadedDeclRef:
+      case CXCursor_DeclRefExpr:
+      case CXCursor_MemberRefExpr: {
+        CXCursor d = referenced_declaration(c);
+        if (!clang_Cursor_isNull(d)) add(c, d, Via::Spelled, parent);
+        break;
+      }
+      case CXCursor_NamespaceRef:
+        // Qualifiers are covered by the name they qualify; a namespace named
+        // on its own (`using namespace at;`) is a reference of its own.
+        if (parent.kind == CXCursor_UsingDirective || parent.kind == CXCursor_NamespaceAlias) {
+          CXCursor d = referenced_declaration(c);
+          if (!clang_Cursor_isNull(d)) add(c, d, Via::UsingDirective, parent);
+        }
+        break;
+      case CXCursor_VarDecl:
+        deduced(c);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+template <class F>
+void visit_project(const ParsedTu& tu, F&& on_cursor) {
+  struct Ctx {
+    const ParsedTu* tu;
+    F* fn;
+  } ctx{&tu, &on_cursor};
+  clang_visitChildren(
+      clang_getTranslationUnitCursor(tu.raw()),
+      [](CXCursor c, CXCursor parent, CXClientData data) {
+        auto* ctx = static_cast<Ctx*>(data);
+        if (is_preprocessing_cursor(c)) return CXChildVisit_Continue;
+        CXFile f = nullptr;
+        clang_getExpansionLocation(clang_getCursorLocation(c), &f, nullptr, nullptr, nullptr);
+        if (!f || !ctx->tu->is_project_file(ctx->tu->path_of(f))) return CXChildVisit_Continue;
+        if (!(*ctx->fn)(c, parent)) return CXChildVisit_Continue;
+        clang_visitChildren(
+            c,
+            [](CXCursor c2, CXCursor p2, CXClientData d2) {
+              auto* ctx2 = static_cast<Ctx*>(d2);
+              return (*ctx2->fn)(c2, p2) ? CXChildVisit_Recurse : CXChildVisit_Continue;
+            },
+            data);
+        return CXChildVisit_Continue;
+      },
+      &ctx);
+}
+
+}  // namespace
+
+const std::vector<Reference>& ParsedTu::references() const {
+  if (references_) return *references_;
+  references_.emplace();
+  Walker w{*this, *references_, {}, {}};
+  for (const auto& m : macro_uses_) w.macro_at[m.range.file].emplace(m.range.begin, m.name);
+  visit_project(*this, [&](CXCursor c, CXCursor parent) {
+    w.visit(c, parent);
+    return true;
+  });
+  return *references_;
+}
+
+void ParsedTu::visit_project_cursors(CursorVisitor& visitor) const {
+  visit_project(*this, [&](CXCursor c, CXCursor parent) { return visitor.visit(c, parent); });
+}
+
+}  // namespace torchabi::source

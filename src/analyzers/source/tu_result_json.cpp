@@ -1,0 +1,111 @@
+#include "analyzers/source/tu_result_json.h"
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace torchabi::source {
+
+using nlohmann::json;
+
+namespace {
+
+json location_to(const findings::Location& l) {
+  return {{"file", l.file}, {"line", l.line}, {"column", l.column}, {"member", l.member}, {"symbol", l.symbol}};
+}
+findings::Location location_from(const json& j) {
+  findings::Location l;
+  l.file = j.at("file");
+  l.line = j.at("line");
+  l.column = j.at("column");
+  l.member = j.at("member");
+  l.symbol = j.at("symbol");
+  return l;
+}
+
+}  // namespace
+
+std::string serialize_tu_result(const TuResult& r) {
+  json j;
+  const auto& s = r.subject;
+  j["subject"] = {{"kind", s.kind},       {"path", s.path},   {"verdict", s.verdict},
+                  {"floor_is_baseline", s.floor_is_baseline}, {"loads_on", s.loads_on},
+                  {"floor_set_by", s.floor_set_by}};
+  j["subject"]["floor"] = s.floor ? json(s.floor->encoded()) : json(nullptr);
+  j["subject"]["facts"] = json::array();
+  for (const auto& [k, v] : s.facts) j["subject"]["facts"].push_back({k, v});
+  j["findings"] = json::array();
+  for (const auto& f : r.findings) {
+    json o = {{"rule", f.rule}, {"location", location_to(f.location)}, {"message", f.message},
+              {"help", f.help}, {"notes", f.notes}};
+    o["severity"] = f.severity ? json(int(*f.severity)) : json(nullptr);
+    if (f.fix)
+      o["fix"] = {{"file", f.fix->file}, {"begin", f.fix->begin_offset}, {"end", f.fix->end_offset},
+                  {"replacement", f.fix->replacement}, {"safe", f.fix->safety == findings::FixSafety::Safe},
+                  {"description", f.fix->description}};
+    j["findings"].push_back(std::move(o));
+  }
+  j["suppressions"] = json::array();
+  for (const auto& s2 : r.suppressions)
+    j["suppressions"].push_back({{"file", s2.file}, {"line", s2.line}, {"column", s2.column}, {"rules", s2.rules},
+                                 {"reason", s2.reason}});
+  j["files_read"] = r.files_read;
+  j["files_missing"] = r.files_missing;
+  j["failure"] = r.failure;
+  j["crashed"] = r.crashed;
+  return j.dump();
+}
+
+TuResult deserialize_tu_result(const std::string& text) {
+  try {
+    json j = json::parse(text);
+    TuResult r;
+    const json& s = j.at("subject");
+    r.subject.kind = s.at("kind");
+    r.subject.path = s.at("path");
+    r.subject.verdict = s.at("verdict");
+    r.subject.floor_is_baseline = s.at("floor_is_baseline");
+    r.subject.loads_on = s.at("loads_on");
+    r.subject.floor_set_by = s.at("floor_set_by").get<std::vector<std::string>>();
+    if (!s.at("floor").is_null()) r.subject.floor = TorchVersion::decode(s.at("floor").get<uint64_t>());
+    for (const auto& kv : s.at("facts")) r.subject.facts.emplace_back(kv.at(0), kv.at(1));
+    for (const auto& o : j.at("findings")) {
+      findings::Finding f;
+      f.rule = o.at("rule");
+      f.location = location_from(o.at("location"));
+      f.message = o.at("message");
+      f.help = o.at("help");
+      f.notes = o.at("notes").get<std::vector<std::string>>();
+      if (!o.at("severity").is_null()) f.severity = static_cast<findings::Severity>(o.at("severity").get<int>());
+      if (o.contains("fix")) {
+        const json& x = o.at("fix");
+        findings::FixIt fx;
+        fx.file = x.at("file");
+        fx.begin_offset = x.at("begin");
+        fx.end_offset = x.at("end");
+        fx.replacement = x.at("replacement");
+        fx.safety = x.at("safe").get<bool>() ? findings::FixSafety::Safe : findings::FixSafety::Unsafe;
+        fx.description = x.at("description");
+        f.fix = std::move(fx);
+      }
+      r.findings.push_back(std::move(f));
+    }
+    for (const auto& o : j.at("suppressions")) {
+      InlineSuppression s2;
+      s2.file = o.at("file");
+      s2.line = o.at("line");
+      s2.column = o.at("column");
+      s2.rules = o.at("rules").get<std::vector<std::string>>();
+      s2.reason = o.at("reason");
+      r.suppressions.push_back(std::move(s2));
+    }
+    r.files_read = j.at("files_read").get<std::vector<std::string>>();
+    r.files_missing = j.at("files_missing").get<std::vector<std::string>>();
+    r.failure = j.at("failure");
+    r.crashed = j.at("crashed");
+    return r;
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("malformed TU result: ") + e.what());
+  }
+}
+
+}  // namespace torchabi::source

@@ -1,0 +1,128 @@
+#include "analyzers/source/tu_runner.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <iostream>
+#include <poll.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace torchabi::source {
+
+namespace {
+
+constexpr char kErrorTag = '\x01';
+
+void write_all(int fd, const std::string& s) {
+  const char* p = s.data();
+  size_t left = s.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= size_t(n);
+  }
+}
+
+struct Child {
+  size_t index;
+  pid_t pid;
+  int fd;
+  std::string buffer;
+};
+
+}  // namespace
+
+unsigned default_jobs() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std::function<std::string(size_t)>& work) {
+  std::vector<IsolatedResult> results(count);
+  if (jobs == 0) jobs = default_jobs();
+  std::vector<Child> running;
+  size_t next = 0;
+  auto finish = [&](Child& c) {
+    ::close(c.fd);
+    int status = 0;
+    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    IsolatedResult& r = results[c.index];
+    if (WIFSIGNALED(status)) {
+      r.error = std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) + ": " + ::strsignal(WTERMSIG(status)) + ")";
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && (c.buffer.empty() || c.buffer[0] != kErrorTag)) {
+      r.ok = true;
+      r.output = std::move(c.buffer);
+    } else if (!c.buffer.empty() && c.buffer[0] == kErrorTag) {
+      r.error = c.buffer.substr(1);
+    } else {
+      r.error = "analysis process exited with status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+  };
+  while (next < count || !running.empty()) {
+    while (next < count && running.size() < jobs) {
+      int fds[2];
+      if (::pipe2(fds, O_CLOEXEC) != 0) {
+        results[next].error = std::string("cannot create a pipe: ") + std::strerror(errno);
+        ++next;
+        continue;
+      }
+      std::cout.flush();
+      std::cerr.flush();
+      std::fflush(nullptr);
+      pid_t pid = ::fork();
+      if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        results[next].error = std::string("cannot start an analysis process: ") + std::strerror(errno);
+        ++next;
+        continue;
+      }
+      if (pid == 0) {
+        ::close(fds[0]);
+        std::string out;
+        int code = 0;
+        try {
+          out = work(next);
+        } catch (const std::exception& e) {
+          out = std::string(1, kErrorTag) + e.what();
+          code = 3;
+        } catch (...) {
+          out = std::string(1, kErrorTag) + "unknown error";
+          code = 3;
+        }
+        write_all(fds[1], out);
+        ::close(fds[1]);
+        ::_exit(code);  // no destructors: the parent owns every shared resource
+      }
+      ::close(fds[1]);
+      running.push_back({next, pid, fds[0], {}});
+      ++next;
+    }
+    std::vector<pollfd> pfds;
+    for (const auto& c : running) pfds.push_back({c.fd, POLLIN, 0});
+    if (::poll(pfds.data(), pfds.size(), -1) < 0 && errno != EINTR) break;
+    char buf[65536];
+    for (size_t i = pfds.size(); i-- > 0;) {
+      if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      ssize_t n = ::read(running[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        running[i].buffer.append(buf, size_t(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      finish(running[i]);
+      running.erase(running.begin() + long(i));
+    }
+  }
+  return results;
+}
+
+}  // namespace torchabi::source

@@ -1,0 +1,113 @@
+#include "inputs/compile_db_reader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/input_error.h"
+
+namespace torchabi::inputs {
+
+namespace fs = std::filesystem;
+
+std::string absolute_path(const std::string& path, const std::string& base) {
+  fs::path p(path);
+  if (p.is_relative()) p = fs::path(base) / p;
+  return p.lexically_normal().string();
+}
+
+bool has_compile_db(const std::string& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(dir) / "compile_commands.json", ec);
+}
+
+std::vector<std::string> split_shell_words(std::string_view s) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool in_word = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '\'') {
+      in_word = true;
+      for (++i; i < s.size() && s[i] != '\''; ++i) cur += s[i];
+    } else if (c == '"') {
+      in_word = true;
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        // Inside double quotes a backslash escapes only these characters.
+        if (s[i] == '\\' && i + 1 < s.size() && std::string_view("\"\\$`\n").find(s[i + 1]) != std::string_view::npos)
+          ++i;
+        cur += s[i];
+      }
+    } else if (c == '\\' && i + 1 < s.size()) {
+      in_word = true;
+      cur += s[++i];
+    } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (in_word) words.push_back(std::move(cur));
+      cur.clear();
+      in_word = false;
+    } else {
+      in_word = true;
+      cur += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(cur));
+  return words;
+}
+
+const CompileCommand* CompileDb::find(const std::string& abs_file) const {
+  for (const auto& c : commands)
+    if (c.file == abs_file) return &c;
+  return nullptr;
+}
+
+CompileDb load_compile_db(const std::string& path_or_dir) {
+  std::error_code ec;
+  std::string path = path_or_dir;
+  if (fs::is_directory(path, ec)) {
+    path = (fs::path(path) / "compile_commands.json").string();
+    if (!fs::exists(path, ec))
+      throw InputError(path_or_dir, "no compile_commands.json in this directory (configure with "
+                                    "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or run the build under bear)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "compile database not found");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(path, std::string("malformed compile database: ") + e.what());
+  }
+  if (!j.is_array()) throw InputError(path, "malformed compile database: expected a JSON array of commands");
+
+  CompileDb db;
+  db.path = fs::absolute(path).lexically_normal().string();
+  const std::string db_dir = fs::path(db.path).parent_path().string();
+  for (size_t i = 0; i < j.size(); ++i) {
+    const auto& e = j[i];
+    const std::string where = path + ": entry " + std::to_string(i);
+    if (!e.is_object() || !e.contains("file") || !e["file"].is_string() || !e.contains("directory") ||
+        !e["directory"].is_string())
+      throw InputError(where, "malformed compile database entry: needs \"file\" and \"directory\" strings");
+    CompileCommand c;
+    c.directory = absolute_path(e["directory"].get<std::string>(), db_dir);
+    c.file = absolute_path(e["file"].get<std::string>(), c.directory);
+    if (e.contains("arguments") && e["arguments"].is_array()) {
+      for (const auto& a : e["arguments"]) {
+        if (!a.is_string()) throw InputError(where, "malformed compile database entry: \"arguments\" must be strings");
+        c.arguments.push_back(a.get<std::string>());
+      }
+    } else if (e.contains("command") && e["command"].is_string()) {
+      c.arguments = split_shell_words(e["command"].get<std::string>());
+    } else {
+      throw InputError(where, "malformed compile database entry: needs \"arguments\" or \"command\"");
+    }
+    if (c.arguments.empty()) throw InputError(where, "malformed compile database entry: empty command");
+    db.commands.push_back(std::move(c));
+  }
+  return db;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,42 @@
+// compile_commands.json as the build tools people use write it: CMake and
+// `ninja -t compdb` (torch.utils.cpp_extension / setuptools builds) write a
+// shell `command` string, bear writes an `arguments` array. Both become the
+// same argv here so nothing downstream cares which tool produced the file.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace torchabi::inputs {
+
+struct CompileCommand {
+  std::string file;                    // absolute, lexically normalised
+  std::string directory;               // absolute working directory of the compile
+  std::vector<std::string> arguments;  // argv; arguments[0] is the compiler
+};
+
+struct CompileDb {
+  std::string path;  // the compile_commands.json that was read
+  std::vector<CompileCommand> commands;
+
+  // The first command compiling `abs_file` (absolute, normalised); nullptr if none.
+  const CompileCommand* find(const std::string& abs_file) const;
+};
+
+// Reads `path_or_dir` (a compile_commands.json, or a build directory holding
+// one). Throws InputError naming the file when it is missing, not JSON, or an
+// entry lacks file/directory/command. Relative "directory" values are taken
+// relative to the file's own directory.
+CompileDb load_compile_db(const std::string& path_or_dir);
+
+// True when `dir` holds a compile_commands.json.
+bool has_compile_db(const std::string& dir);
+
+// POSIX shell word splitting (quotes, backslashes) of a `command` string.
+std::vector<std::string> split_shell_words(std::string_view command);
+
+// Absolute, lexically normalised form of `path` relative to `base`.
+std::string absolute_path(const std::string& path, const std::string& base);
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,213 @@
+#include "inputs/elf_view.h"
+
+#include <cstring>
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "common/input_error.h"
+
+namespace torchabi::inputs {
+
+namespace {
+
+bool libelf_ready() {
+  static const bool ok = elf_version(EV_CURRENT) != EV_NONE;
+  return ok;
+}
+
+// The ELF header fields checked before libelf sees the bytes, so that the
+// common mistakes (a 32-bit library, a truncated download, a foreign
+// architecture) get a message that says so instead of "invalid ELF file".
+struct RawHeader {
+  bool big_endian = false;
+  const unsigned char* p = nullptr;
+
+  uint16_t u16(size_t off) const {
+    return big_endian ? uint16_t(p[off] << 8 | p[off + 1]) : uint16_t(p[off] | p[off + 1] << 8);
+  }
+  uint64_t u64(size_t off) const {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= uint64_t(p[off + (big_endian ? 7 - i : i)]) << (8 * i);
+    return v;
+  }
+};
+
+const char* machine_label(uint16_t m) {
+  switch (m) {
+    case EM_X86_64: return "x86-64";
+    case EM_AARCH64: return "AArch64";
+    case EM_386: return "i386";
+    case EM_ARM: return "ARM";
+    case EM_PPC: return "PowerPC";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "s390";
+    case EM_RISCV: return "RISC-V";
+    case EM_MIPS: return "MIPS";
+    case EM_SPARCV9: return "SPARC V9";
+    default: return nullptr;
+  }
+}
+
+bool looks_like_linker_script(std::span<const std::byte> bytes) {
+  std::string_view head(reinterpret_cast<const char*>(bytes.data()), std::min<size_t>(bytes.size(), 512));
+  return head.find("GNU ld script") != std::string_view::npos || head.find("GROUP (") != std::string_view::npos ||
+         head.find("INPUT (") != std::string_view::npos;
+}
+
+std::string bytes_str(uint64_t n) { return std::to_string(n) + " bytes"; }
+
+}  // namespace
+
+bool ElfView::supported_machine(uint16_t machine) { return machine == EM_X86_64 || machine == EM_AARCH64; }
+
+const char* ElfView::machine_name() const {
+  const char* label = machine_label(machine_);
+  return label ? label : "unknown";
+}
+
+void ElfView::fail(const std::string& what) const { throw InputError(name_, what); }
+
+ElfView::ElfView(std::span<const std::byte> bytes, std::string name) : name_(std::move(name)), bytes_(bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < SELFMAG || std::memcmp(p, ELFMAG, SELFMAG) != 0) {
+    if (bytes.empty()) fail("not an ELF file (empty)");
+    fail(looks_like_linker_script(bytes) ? "not an ELF file (a GNU ld linker script)" : "not an ELF file");
+  }
+  if (bytes.size() < EI_NIDENT) fail("truncated ELF: the file ends inside the ELF identification");
+  if (p[EI_CLASS] == ELFCLASS32) fail("32-bit ELF (ELFCLASS32); PyTorch extensions are 64-bit");
+  if (p[EI_CLASS] != ELFCLASS64) fail("corrupt ELF: unknown class " + std::to_string(p[EI_CLASS]));
+  if (p[EI_DATA] != ELFDATA2LSB && p[EI_DATA] != ELFDATA2MSB)
+    fail("corrupt ELF: unknown byte order " + std::to_string(p[EI_DATA]));
+  if (bytes.size() < sizeof(Elf64_Ehdr))
+    fail("truncated ELF: " + bytes_str(bytes.size()) + ", shorter than the 64-byte ELF header");
+
+  RawHeader h{p[EI_DATA] == ELFDATA2MSB, p};
+  const uint16_t type = h.u16(offsetof(Elf64_Ehdr, e_type));
+  machine_ = h.u16(offsetof(Elf64_Ehdr, e_machine));
+  if (type == ET_REL) fail("a relocatable object file (.o), not a shared library");
+  if (type == ET_CORE) fail("a core dump, not a shared library");
+  if (type != ET_DYN && type != ET_EXEC) fail("corrupt ELF: unknown file type " + std::to_string(type));
+  if (!supported_machine(machine_)) {
+    const char* label = machine_label(machine_);
+    fail(std::string("foreign architecture ") + (label ? label : "unknown") + " (e_machine " +
+         std::to_string(machine_) + "); torchabi audits x86-64 and AArch64 libraries");
+  }
+  const uint64_t shoff = h.u64(offsetof(Elf64_Ehdr, e_shoff));
+  const uint16_t shentsize = h.u16(offsetof(Elf64_Ehdr, e_shentsize));
+  const uint16_t shnum = h.u16(offsetof(Elf64_Ehdr, e_shnum));
+  if (shoff == 0) fail("no section headers (stripped with sstrip?); cannot locate the dynamic symbol table");
+  if (shentsize != sizeof(Elf64_Shdr)) fail("corrupt ELF: section header size " + std::to_string(shentsize));
+  // shnum == 0 means "extended numbering": the count lives in section 0, which must fit anyway.
+  const uint64_t count = shnum ? shnum : 1;
+  if (shoff > bytes.size() || (bytes.size() - shoff) / sizeof(Elf64_Shdr) < count)
+    fail("truncated ELF: section headers end at byte " + std::to_string(shoff + count * sizeof(Elf64_Shdr)) +
+         " but the file has " + bytes_str(bytes.size()));
+
+  if (!libelf_ready()) fail(std::string("libelf: ") + elf_errmsg(-1));
+  // ELF_C_READ_MMAP semantics: libelf reads in place and never writes to `bytes`.
+  elf_ = elf_memory(const_cast<char*>(reinterpret_cast<const char*>(bytes.data())), bytes.size());
+  if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
+  try {
+    read_sections();
+  } catch (...) {
+    elf_end(elf_);
+    elf_ = nullptr;
+    throw;
+  }
+}
+
+ElfView::~ElfView() {
+  if (elf_) elf_end(elf_);
+}
+
+std::string_view ElfView::string_at(const char* table, size_t size, uint64_t offset, const char* what) const {
+  if (offset >= size) fail(std::string("corrupt ELF: ") + what + " points outside its string table");
+  const void* nul = std::memchr(table + offset, '\0', size - offset);
+  if (!nul) fail(std::string("corrupt ELF: ") + what + " is not NUL-terminated");
+  return {table + offset, size_t(static_cast<const char*>(nul) - (table + offset))};
+}
+
+void ElfView::read_sections() {
+  struct Table {
+    Elf_Scn* scn = nullptr;
+    Elf64_Shdr* shdr = nullptr;
+  } dynsym, dynamic, versym;
+
+  auto section_data = [&](Elf_Scn* scn, const Elf64_Shdr* sh, const char* what) -> Elf_Data* {
+    if (sh->sh_type != SHT_NOBITS && (sh->sh_offset > bytes_.size() || bytes_.size() - sh->sh_offset < sh->sh_size))
+      fail(std::string("truncated ELF: ") + what + " ends at byte " + std::to_string(sh->sh_offset + sh->sh_size) +
+           " but the file has " + bytes_str(bytes_.size()));
+    Elf_Data* d = elf_getdata(scn, nullptr);
+    if (!d || (sh->sh_size && !d->d_buf)) fail(std::string("corrupt ELF: cannot read ") + what + ": " + elf_errmsg(-1));
+    return d;
+  };
+  auto linked_strtab = [&](const Elf64_Shdr* sh, const char* what, const char** table, size_t* size) {
+    Elf_Scn* s = elf_getscn(elf_, sh->sh_link);
+    Elf64_Shdr* ssh = s ? elf64_getshdr(s) : nullptr;
+    if (!ssh || ssh->sh_type != SHT_STRTAB) fail(std::string("corrupt ELF: ") + what + " has no string table");
+    Elf_Data* d = section_data(s, ssh, "the dynamic string table");
+    *table = static_cast<const char*>(d->d_buf);
+    *size = d->d_size;
+  };
+
+  for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
+    Elf64_Shdr* sh = elf64_getshdr(scn);
+    if (!sh) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
+    Table* t = sh->sh_type == SHT_DYNSYM ? &dynsym : sh->sh_type == SHT_DYNAMIC ? &dynamic
+             : sh->sh_type == SHT_GNU_versym ? &versym : nullptr;
+    if (!t) continue;
+    if (t->scn) fail("corrupt ELF: more than one section of type " + std::to_string(sh->sh_type));
+    *t = {scn, sh};
+  }
+  if (!dynsym.scn) fail("no dynamic symbol table (.dynsym): not a dynamically linked library");
+
+  if (dynsym.shdr->sh_entsize != sizeof(Elf64_Sym))
+    fail("corrupt ELF: .dynsym entry size " + std::to_string(dynsym.shdr->sh_entsize));
+  Elf_Data* sd = section_data(dynsym.scn, dynsym.shdr, ".dynsym");
+  if (sd->d_size % sizeof(Elf64_Sym) != 0) fail("corrupt ELF: .dynsym size is not a whole number of entries");
+  syms_ = sd->d_buf;
+  sym_count_ = sd->d_size / sizeof(Elf64_Sym);
+  linked_strtab(dynsym.shdr, ".dynsym", &dynstr_, &dynstr_size_);
+
+  if (versym.scn) {
+    Elf_Data* vd = section_data(versym.scn, versym.shdr, ".gnu.version");
+    if (vd->d_size != sym_count_ * sizeof(uint16_t))
+      fail("corrupt ELF: .gnu.version has " + std::to_string(vd->d_size / 2) + " entries for " +
+           std::to_string(sym_count_) + " symbols");
+    versym_ = static_cast<const uint16_t*>(vd->d_buf);
+  }
+  if (dynamic.scn) {
+    Elf_Data* dd = section_data(dynamic.scn, dynamic.shdr, ".dynamic");
+    const char* strtab = nullptr;
+    size_t strsize = 0;
+    linked_strtab(dynamic.shdr, ".dynamic", &strtab, &strsize);
+    read_dynamic(dd->d_buf, dd->d_size, strtab, strsize);
+  }
+}
+
+void ElfView::read_dynamic(const void* data, size_t size, const char* strtab, size_t strsize) {
+  const auto* dyn = static_cast<const Elf64_Dyn*>(data);
+  for (size_t i = 0; i < size / sizeof(Elf64_Dyn) && dyn[i].d_tag != DT_NULL; ++i) {
+    if (dyn[i].d_tag == DT_NEEDED) needed_.push_back(string_at(strtab, strsize, dyn[i].d_un.d_val, "a DT_NEEDED entry"));
+    else if (dyn[i].d_tag == DT_SONAME) soname_ = string_at(strtab, strsize, dyn[i].d_un.d_val, "DT_SONAME");
+  }
+}
+
+DynSymbol ElfView::symbol(size_t index, bool with_name) const {
+  if (index >= sym_count_) fail("symbol index " + std::to_string(index) + " out of range");
+  const Elf64_Sym& s = static_cast<const Elf64_Sym*>(syms_)[index];
+  DynSymbol d;
+  if (with_name) d.name = string_at(dynstr_, dynstr_size_, s.st_name, "a symbol name");
+  d.bind = ELF64_ST_BIND(s.st_info);
+  d.type = ELF64_ST_TYPE(s.st_info);
+  d.visibility = ELF64_ST_VISIBILITY(s.st_other);
+  d.defined = s.st_shndx != SHN_UNDEF;
+  if (versym_) {
+    const uint16_t v = versym_[index];
+    d.hidden_version = (v & 0x8000) != 0 || (v & 0x7fff) == VER_NDX_LOCAL;
+  }
+  return d;
+}
+
+}  // namespace torchabi::inputs

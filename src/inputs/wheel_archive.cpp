@@ -1,0 +1,121 @@
+#include "inputs/wheel_archive.h"
+
+#include <zip.h>
+
+#include "common/input_error.h"
+
+namespace torchabi::inputs {
+
+namespace {
+
+std::string zip_message(zip_error_t* e) {
+  const int code = zip_error_code_zip(e);
+  if (code == ZIP_ER_NOZIP) return "not a zip archive (a wheel is a zip file)";
+  if (code == ZIP_ER_INCONS) return "corrupt zip archive: its directory is inconsistent";
+  return std::string("corrupt zip archive: ") + zip_error_strerror(e);
+}
+
+}  // namespace
+
+bool safe_member_path(std::string_view p) {
+  if (p.empty() || p.front() == '/' || p.find('\\') != std::string_view::npos ||
+      p.find('\0') != std::string_view::npos)
+    return false;
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t slash = p.find('/', start);
+    std::string_view part = p.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    if (part == "..") return false;
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+WheelArchive::WheelArchive(std::span<const std::byte> bytes, std::string name) : name_(std::move(name)) {
+  if (bytes.empty()) throw InputError(name_, "not a zip archive (empty file)");
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
+  if (!src) {
+    std::string msg = zip_message(&err);
+    zip_error_fini(&err);
+    throw InputError(name_, msg);
+  }
+  zip_ = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  if (!zip_) {
+    zip_source_free(src);
+    std::string msg = zip_message(&err);
+    zip_error_fini(&err);
+    throw InputError(name_, msg);
+  }
+  zip_error_fini(&err);
+
+  const zip_int64_t n = zip_get_num_entries(zip_, 0);
+  for (zip_int64_t i = 0; i < n; ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(zip_, zip_uint64_t(i), 0, &st) != 0 || !(st.valid & ZIP_STAT_NAME)) {
+      std::string msg = std::string("corrupt zip archive: ") + zip_strerror(zip_);
+      zip_discard(zip_);
+      throw InputError(name_, msg);
+    }
+    std::string member = st.name;
+    if (!safe_member_path(member)) {
+      zip_discard(zip_);
+      throw InputError(name_, "unsafe member path '" + member + "' (absolute or with '..'); not a valid wheel");
+    }
+    if (member.back() == '/') continue;  // a directory entry
+    members_.push_back({std::move(member), (st.valid & ZIP_STAT_SIZE) ? st.size : 0, zip_uint64_t(i)});
+  }
+}
+
+WheelArchive::~WheelArchive() {
+  if (zip_) zip_discard(zip_);
+}
+
+const WheelMember* WheelArchive::metadata() const {
+  // The .dist-info directory sits at the archive root: "<name>-<version>.dist-info/METADATA".
+  for (const auto& m : members_) {
+    const size_t slash = m.name.find('/');
+    if (slash != std::string::npos && m.name.compare(slash, std::string::npos, "/METADATA") == 0 &&
+        std::string_view(m.name).substr(0, slash).ends_with(".dist-info"))
+      return &m;
+  }
+  return nullptr;
+}
+
+std::vector<std::byte> WheelArchive::read(const WheelMember& m, uint64_t max_size) const {
+  const std::string where = name_ + "!" + m.name;
+  if (m.size > max_size)
+    throw InputError(where, "member of " + std::to_string(m.size) + " bytes exceeds the " +
+                                std::to_string(max_size) + "-byte limit");
+  zip_file_t* f = zip_fopen_index(zip_, m.index, 0);
+  if (!f) throw InputError(where, std::string("cannot read member: ") + zip_strerror(zip_));
+  std::vector<std::byte> out(m.size);
+  uint64_t got = 0;
+  while (got < m.size) {
+    zip_int64_t n = zip_fread(f, out.data() + got, m.size - got);
+    if (n <= 0) break;
+    got += uint64_t(n);
+  }
+  // One more read reaches the end of the stream, where libzip checks the CRC.
+  std::byte extra{};
+  const zip_int64_t tail = got == m.size ? zip_fread(f, &extra, 1) : -1;
+  std::string msg;
+  if (tail != 0) {
+    zip_error_t* e = zip_file_get_error(f);
+    msg = zip_error_code_zip(e) != ZIP_ER_OK ? std::string("corrupt member: ") + zip_error_strerror(e)
+                                             : "corrupt member: its size does not match the zip directory";
+  }
+  zip_fclose(f);
+  if (!msg.empty()) throw InputError(where, msg);
+  return out;
+}
+
+std::string WheelArchive::read_text(const WheelMember& m) const {
+  auto bytes = read(m, uint64_t(64) << 20);
+  return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,119 @@
+// The plan as a pull-request comment: the headline and target version first,
+// then the tables a reviewer scans; long location lists fold into <details>.
+#include "reporters/migration_reporter.h"
+
+namespace torchabi::reporters {
+
+using namespace torchabi::migration;
+
+namespace {
+
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string code(const std::string& s) { return s.empty() ? std::string("—") : "`" + cell(s) + "`"; }
+
+std::string place(const findings::Location& l) {
+  return l.line ? l.file + ":" + std::to_string(l.line) : l.file;
+}
+
+std::string how(const Counts& c) {
+  std::string out;
+  auto part = [&](size_t n, const char* what) {
+    if (!n) return;
+    out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  part(c.fixable, "fixable");
+  part(c.fixable_unsafe, "unsafe fix");
+  part(c.manual, "manual");
+  part(c.blocked, "blocked");
+  return out;
+}
+
+std::string file_list(const std::vector<std::string>& files, size_t max) {
+  std::string out;
+  for (size_t i = 0; i < files.size() && i < max; ++i) out += (i ? ", " : "") + code(files[i]);
+  if (files.size() > max) out += " (+" + std::to_string(files.size() - max) + ")";
+  return out;
+}
+
+constexpr size_t kMaxPlaces = 30;
+
+}  // namespace
+
+std::string render_plan_markdown(const MigrationPlan& p) {
+  std::string out = "## torchabi migrate: plan to the LibTorch stable ABI\n\n";
+  out += "**" + plan_headline(p) + "**";
+  if (p.summary.fixable) out += " — `torchabi migrate --fix` applies the fixable ones";
+  out += "\n\n";
+  if (p.target) {
+    out += "Lowest `TORCH_TARGET_VERSION` after migration: **" + p.target->str() + "** (`" + p.target->hex() + "`)";
+    if (p.target_is_baseline) out += ", nothing newer than " + p.target->str() + " is needed";
+    else out += ", set by " + file_list(p.target_set_by, 5);
+    out += ".\n\n";
+  }
+
+  if (!p.apis.empty()) {
+    out += "### APIs to replace\n\n| API | uses | stable replacement | since | how | files |\n|---|---:|---|---|---|---|\n";
+    for (const auto& g : p.apis)
+      out += "| " + code(g.api) + " | " + std::to_string(g.counts.total()) + " | " + code(g.replacement) + " | " +
+             (g.since ? g.since->str() : "—") + " | " + how(g.counts) + " | " + file_list(g.files, 3) + " |\n";
+    out += "\n<details><summary>Where each API is used</summary>\n\n";
+    for (const auto& g : p.apis) {
+      out += "- " + code(g.api) + ":";
+      for (size_t i = 0; i < g.uses.size() && i < kMaxPlaces; ++i) out += " `" + cell(place(g.uses[i])) + "`";
+      if (g.uses.size() > kMaxPlaces) out += " … (+" + std::to_string(g.uses.size() - kMaxPlaces) + ")";
+      if (!g.note.empty()) out += " — " + cell(g.note);
+      out += "\n";
+    }
+    out += "\n</details>\n\n";
+  }
+
+  if (!p.blockers.empty()) {
+    out += "### Blockers (no stable equivalent today)\n\n";
+    for (const auto& b : p.blockers) {
+      out += "- **" + cell(b.title) + "** — " + std::to_string(b.uses.size()) + " use" +
+             (b.uses.size() == 1 ? "" : "s") + " (" + file_list(b.apis, 6) + ")";
+      if (b.partial_since) out += "; partly available from " + b.partial_since->str();
+      out += "\n  - Workaround: " + cell(b.workaround) + "\n  - At:";
+      for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + cell(place(b.uses[i])) + "`";
+      if (b.uses.size() > 10) out += " … (+" + std::to_string(b.uses.size() - 10) + ")";
+      out += "\n";
+    }
+    out += "\n";
+  }
+
+  if (!p.order.empty()) {
+    out += "### Order of work\n\nEach step can land as one reviewable change.\n\n";
+    for (size_t i = 0; i < p.order.size(); ++i) {
+      const auto& g = p.order[i];
+      out += std::to_string(i + 1) + ". " + file_list(g.files, 8) + " — " + std::to_string(g.counts.total()) +
+             " use" + (g.counts.total() == 1 ? "" : "s") + " (" + how(g.counts) + ")";
+      if (!g.why.empty()) out += "; " + cell(g.why);
+      out += "\n";
+    }
+    out += "\n";
+  }
+
+  if (!p.files.empty()) {
+    out += "<details><summary>Remaining work per file</summary>\n\n| file | fixable | unsafe fix | manual | blocked |\n"
+           "|---|---:|---:|---:|---:|\n";
+    for (const auto& f : p.files)
+      out += "| " + code(f.path) + " | " + std::to_string(f.counts.fixable) + " | " +
+             std::to_string(f.counts.fixable_unsafe) + " | " + std::to_string(f.counts.manual) + " | " +
+             std::to_string(f.counts.blocked) + " |\n";
+    out += "\n</details>\n\n";
+  }
+  for (const auto& n : p.notes) out += "> " + cell(n) + "\n";
+  for (const auto& e : p.failures) out += "> :x: could not analyse `" + cell(e.input) + "`: " + cell(e.message) + "\n";
+  return out;
+}
+
+}  // namespace torchabi::reporters
