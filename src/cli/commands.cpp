@@ -4,8 +4,12 @@ namespace torchabi::cli {
 
 void register_commands(CLI::App& app, Dispatch& d) {
   add_audit_command(app, d);
+  add_check_command(app, d);
   add_explain_command(app, d);
+  add_lint_command(app, d);
+  add_migrate_command(app, d);
   add_rules_command(app, d);
+  add_rules_import_command(app, d);  // adds `rules import`, so after add_rules_command
   add_run_command(app, d);
   add_schema_command(app, d);
 }

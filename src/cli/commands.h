@@ -17,8 +17,12 @@ void register_commands(CLI::App& app, Dispatch& dispatch);
 
 // One per subcommand, each in <name>_command.cpp.
 void add_audit_command(CLI::App& app, Dispatch& d);
+void add_check_command(CLI::App& app, Dispatch& d);
 void add_explain_command(CLI::App& app, Dispatch& d);
+void add_lint_command(CLI::App& app, Dispatch& d);
+void add_migrate_command(CLI::App& app, Dispatch& d);
 void add_rules_command(CLI::App& app, Dispatch& d);
+void add_rules_import_command(CLI::App& app, Dispatch& d);
 void add_run_command(CLI::App& app, Dispatch& d);
 void add_schema_command(CLI::App& app, Dispatch& d);
 

@@ -204,12 +204,17 @@ void finish(ClangArgs& out) {
 
 std::optional<std::string> find_cuda_sdk(const std::vector<std::string>& args) {
   std::vector<std::string> candidates;
+  std::error_code ec;
+  // An explicit --cuda-path is the only candidate clang would use.
   for (const auto& a : args)
-    if (a.starts_with("--cuda-path=")) candidates.push_back(a.substr(12));
+    if (a.starts_with("--cuda-path=")) {
+      std::string p = a.substr(12);
+      if (fs::exists(fs::path(p) / "include" / "cuda_runtime.h", ec)) return p;
+      return std::nullopt;
+    }
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* v = std::getenv(env); v && *v) candidates.push_back(v);
   candidates.push_back("/usr/local/cuda");
-  std::error_code ec;
   for (const auto& c : candidates)
     if (fs::exists(fs::path(c) / "include" / "cuda_runtime.h", ec)) return c;
   return std::nullopt;

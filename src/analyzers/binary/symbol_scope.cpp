@@ -94,13 +94,19 @@ const Node* entity_of(const Node* n) {
   return nullptr;
 }
 
-std::string qualified_name(const Node* name, int depth);
+void append_components(const Node* n, std::string& out, int depth);
 
-// The scopes enclosing `name`, printed ("c10::detail"), without the name itself.
-std::string context_of(const Node* n, int depth) {
+void append_component(std::string_view c, std::string& out) {
+  if (!out.empty()) out += "::";
+  out += c;
+}
+
+// The scopes enclosing the entity named by `n`, e.g. "c10::detail" for
+// c10::detail::torchCheckFail. Template arguments are left out: they are not
+// scopes, and printing them (often hundreds of characters) is most of the cost.
+void append_context(const Node* n, std::string& out, int depth) {
   using namespace llvm::itanium_demangle;
-  if (depth > kMaxSteps) return {};
-  for (int step = 0; n && step < kMaxSteps; ++step) {
+  for (int step = 0; n && step < kMaxSteps && depth <= kMaxSteps; ++step) {
     switch (n->getKind()) {
       case Node::KAbiTagAttr: n = static_cast<const AbiTagAttr*>(n)->Base; break;
       case Node::KNameWithTemplateArgs: n = static_cast<const NameWithTemplateArgs*>(n)->Name; break;
@@ -111,26 +117,44 @@ std::string context_of(const Node* n, int depth) {
         n = child;
         break;
       }
-      case Node::KNestedName: return print(static_cast<const NestedName*>(n)->Qual);
-      case Node::KMemberLikeFriendName: return print(static_cast<const MemberLikeFriendName*>(n)->Qual);
-      // A local entity lives inside its enclosing function: that function's
-      // qualified name is its context ("c10::foo<int>" for a lambda in it).
-      case Node::KLocalName: return qualified_name(entity_of(static_cast<const LocalName*>(n)->Encoding), depth + 1);
-      default: return {};
+      case Node::KNestedName: return append_components(static_cast<const NestedName*>(n)->Qual, out, depth + 1);
+      case Node::KMemberLikeFriendName:
+        return append_components(static_cast<const MemberLikeFriendName*>(n)->Qual, out, depth + 1);
+      // A local entity lives inside its enclosing function, whose qualified
+      // name is its context ("c10::foo" for a lambda in c10::foo<int>()).
+      case Node::KLocalName:
+        return append_components(entity_of(static_cast<const LocalName*>(n)->Encoding), out, depth + 1);
+      default: return;
     }
   }
-  return {};
 }
 
-// A name with its scopes but without return type or parameters.
-std::string qualified_name(const Node* n, int depth) {
+// Appends the qualified name of `n` (scopes and name, no template arguments).
+void append_components(const Node* n, std::string& out, int depth) {
   using namespace llvm::itanium_demangle;
-  if (!n || depth > kMaxSteps) return {};
-  if (n->getKind() == Node::KLocalName) {
-    const auto* local = static_cast<const LocalName*>(n);
-    return qualified_name(entity_of(local->Encoding), depth + 1) + "::" + print(local->Entity);
+  for (int step = 0; n && step < kMaxSteps && depth <= kMaxSteps; ++step) {
+    switch (n->getKind()) {
+      case Node::KAbiTagAttr: n = static_cast<const AbiTagAttr*>(n)->Base; break;
+      case Node::KNameWithTemplateArgs: n = static_cast<const NameWithTemplateArgs*>(n)->Name; break;
+      case Node::KModuleEntity: n = static_cast<const ModuleEntity*>(n)->Name; break;
+      case Node::KNameType: return append_component(static_cast<const NameType*>(n)->getName(), out);
+      case Node::KNestedName: {
+        const auto* nested = static_cast<const NestedName*>(n);
+        append_components(nested->Qual, out, depth + 1);
+        n = nested->Name;
+        break;
+      }
+      case Node::KLocalName: {
+        const auto* local = static_cast<const LocalName*>(n);
+        append_components(entity_of(local->Encoding), out, depth + 1);
+        n = local->Entity;
+        break;
+      }
+      // Anything else (std::string substitutions, lambdas, unnamed types) is
+      // one component, printed as the demangler would.
+      default: return append_component(print(n), out);
+    }
   }
-  return print(n);
 }
 
 }  // namespace
@@ -150,7 +174,7 @@ SymbolScope ScopeDemangler::analyse(std::string_view mangled, bool want_text) {
   const Node* root = impl_->parser.parse();
   if (!root) return out;
   out.demangled = true;
-  if (const Node* entity = entity_of(root)) out.context = context_of(entity, 0);
+  if (const Node* entity = entity_of(root)) append_context(entity, out.context, 0);
   if (want_text) out.text = print(root);
   return out;
 }

@@ -19,9 +19,10 @@ namespace torchabi::binary {
 
 struct SymbolScope {
   bool demangled = false;  // false: not an Itanium-mangled name, or malformed
-  // Declaration context of the entity the symbol names: "c10::detail" for
-  // c10::detail::torchCheckFail(...), "c10" for "typeinfo for c10::Error",
-  // "c10::foo<int>" for a lambda inside c10::foo<int>(). Empty at global scope.
+  // Declaration context of the entity the symbol names, template arguments
+  // left out: "c10::detail" for c10::detail::torchCheckFail(...), "c10" for
+  // "typeinfo for c10::Error", "c10::foo" for a lambda inside
+  // c10::foo<int>(). Empty at global scope.
   std::string context;
   std::string text;  // the full demangled name, when asked for
 };

@@ -154,7 +154,7 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
 
   const std::string at = where(*cases, *c.spec);
   std::vector<rt::Value> args = case_arguments(c.spec->inputs, op.sig, at);
-  if (c.spec->expect_outputs)
+  if (c.spec->expects_outputs)
     if (c.spec->expect_outputs.size() != op.sig.returns.size())
       throw InputError(at, "expects " + std::to_string(c.spec->expect_outputs.size()) + " outputs, but " + qn +
                                " returns " + std::to_string(op.sig.returns.size()));
@@ -175,7 +175,7 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
     }
   } else {
     add_outcome_findings(a, qn, context, false, out.findings);
-    if (a.outcome.outputs_valid && c.spec->expect_outputs) {
+    if (a.outcome.outputs_valid && c.spec->expects_outputs) {
       for (const auto& m : compare_outputs(a.outcome.outputs, c.spec->expect_outputs, op.sig, at)) {
         ProtoFinding f = finding("runtime-output-mismatch", qn, context + qn + ": " + m.message,
                                  "fix the kernel so its outputs match the case (or correct the case's expectation)");

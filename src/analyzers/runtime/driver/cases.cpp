@@ -71,6 +71,7 @@ CaseFile load_case_file(const std::string& path) {
       if (YAML::Node o = e["outputs"]) {
         if (!o.IsSequence()) throw InputError(at(path, o), "'outputs' must be a list, one entry per return");
         c.expect_outputs = o;
+        c.expects_outputs = true;
       }
       if (YAML::Node err = e["error"]) {
         if (!err.IsScalar()) throw InputError(at(path, err), "'error' must be a string (a part of the message)");

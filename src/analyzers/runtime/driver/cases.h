@@ -32,7 +32,8 @@ struct Case {
   std::string name;
   std::string op;             // "myops::add" or "myops::add.Tensor"
   YAML::Node inputs;          // sequence, map, or null (no arguments)
-  YAML::Node expect_outputs;  // sequence or null (nothing to compare)
+  YAML::Node expect_outputs;  // a sequence when expects_outputs
+  bool expects_outputs = false;
   std::optional<std::string> expect_error;  // substring; "" = any error
   int line = 0;               // 1-based line of the case in the file
 };

@@ -60,17 +60,14 @@ void compare_tensor(size_t j, const rt::Tensor& got, const YAML::Node& spec, con
   }
   YAML::Node values = spec["values"];
   if (spec["shape"] || values) {
-    rt::Tensor want = tensor_from_yaml(values ? [&] {
-      YAML::Node s(YAML::NodeType::Map);
-      if (spec["shape"]) s["shape"] = spec["shape"];
-      s["values"] = values;
-      s["dtype"] = "float64";
-      return s;
-    }() : [&] {
-      YAML::Node s(YAML::NodeType::Map);
-      s["shape"] = spec["shape"];
-      return s;
-    }(), where + ", expected " + label);
+    // The expectation as a float64 tensor (values) or an empty one (shape only).
+    YAML::Node want_spec(YAML::NodeType::Map);
+    if (spec["shape"]) want_spec["shape"] = spec["shape"];
+    if (values) {
+      want_spec["values"] = values;
+      want_spec["dtype"] = "float64";
+    }
+    rt::Tensor want = tensor_from_yaml(want_spec, where + ", expected " + label);
     if (want->sizes != got->sizes) {
       out.push_back({label + " has shape " + shape_str(got->sizes) + ", expected " + shape_str(want->sizes), {}});
       return;
@@ -143,13 +140,27 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
       case Value::Kind::None:
         out.push_back({label + " is None, expected a value", {}});
         break;
-      default: {
+      case Value::Kind::List: {
         Value want = value_from_yaml(spec, sig.returns[j].type, where + ", expected " + label);
-        if (want.kind == Value::Kind::List && got.kind == Value::Kind::List && want.list.size() != got.list.size())
+        if (want.list.size() != got.list.size()) {
           out.push_back({label + " has " + std::to_string(got.list.size()) + " items, expected " +
                              std::to_string(want.list.size()), {}});
+          break;
+        }
+        for (size_t k = 0; k < got.list.size(); ++k) {
+          const Value &g = got.list[k], &w = want.list[k];
+          bool same = g.kind == w.kind && (g.kind == Value::Kind::Int    ? g.i == w.i
+                                           : g.kind == Value::Kind::Double ? close(g.d, w.d, default_tolerance(rt::dtype::kFloat64))
+                                           : g.kind == Value::Kind::Bool   ? g.b == w.b
+                                                                           : true);
+          if (!same) {
+            out.push_back({label + " differs from the expected list at item " + std::to_string(k), {}});
+            break;
+          }
+        }
         break;
       }
+      default: break;
     }
   }
   return out;

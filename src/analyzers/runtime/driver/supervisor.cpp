@@ -25,6 +25,7 @@
 #include "analyzers/runtime/driver/signatures.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
+#include "findings/rule_registry.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
 
@@ -347,7 +348,7 @@ private:
     for (size_t i = 0; i < planned_.size(); ++i) {
       std::string s = status_.count(i) ? status_[i] : "not run";
       if (s.rfind("passed", 0) == 0) ++passed;
-      else if (s == "failed" || s == "crashed" || s == "timed out") ++failed;
+      else if (s.rfind("failed", 0) == 0 || s == "crashed" || s == "timed out") ++failed;
       else ++other;
       subject_.facts.emplace_back((plan_.cases ? "case " : "") + planned_[i].value("name", ""), s);
     }
@@ -456,9 +457,21 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
     report.add(std::move(f));
   }
 
+  const size_t first_finding = report.findings.size();
   Supervisor sup(opts, std::move(plan), report, subject);
   sup.missing_ = missing;
   sup.run();
+  // A loaded extension whose calls passed still fails on an error-level finding
+  // (a rejected registration, a missing symbol).
+  if (subject.verdict == "PASSED") {
+    const auto& rules = findings::RuleRegistry::current();
+    for (size_t i = first_finding; i < report.findings.size(); ++i) {
+      const auto& f = report.findings[i];
+      const auto* doc = rules.find(f.rule);
+      auto sev = f.severity ? *f.severity : doc ? doc->severity : findings::Severity::Error;
+      if (sev == findings::Severity::Error) subject.verdict = "FAILED";
+    }
+  }
 }
 
 }  // namespace torchabi::runtime_driver

@@ -96,6 +96,7 @@ Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where) {
   std::optional<double> fill;
   std::optional<double> arange_start;
   YAML::Node random;
+  bool have_random = false;
   if (n.IsScalar()) {  // a number: a 0-dim tensor
     vals.push_back(as_double(n, where));
     have_shape = have_values = true;
@@ -123,6 +124,7 @@ Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where) {
         arange_start = v.IsScalar() && v.Scalar() == "true" ? 0.0 : as_double(v, where);
       } else if (key == "random") {
         random = v.IsNull() ? YAML::Node(YAML::NodeType::Map) : v;
+        have_random = true;
       } else if (key == "contiguous") {
         contiguous = v.as<bool>();
       } else {
@@ -140,7 +142,7 @@ Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where) {
                    " values cannot be written in YAML");
   int64_t numel = 1;
   for (auto s : shape) numel *= s;
-  int sources = have_values + fill.has_value() + arange_start.has_value() + static_cast<bool>(random);
+  int sources = have_values + fill.has_value() + arange_start.has_value() + have_random;
   if (sources > 1) bad(where, "give only one of 'values', 'fill', 'arange', 'random'");
   if (have_values && static_cast<int64_t>(vals.size()) != numel)
     bad(where, std::to_string(vals.size()) + " values do not fill a tensor of " + std::to_string(numel) + " elements");
@@ -148,7 +150,7 @@ Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where) {
     vals.assign(static_cast<size_t>(numel), fill.value_or(0.0));
     if (arange_start)
       for (int64_t i = 0; i < numel; ++i) vals[i] = *arange_start + static_cast<double>(i);
-    if (random) {
+    if (have_random) {
       uint64_t seed = random["seed"] ? random["seed"].as<uint64_t>() : 0;
       double lo = random["low"] ? as_double(random["low"], where) : -1.0;
       double hi = random["high"] ? as_double(random["high"], where) : 1.0;
@@ -213,10 +215,10 @@ Value value_from_yaml(const YAML::Node& n, const TypeDesc& t, const std::string&
 std::vector<Value> case_arguments(const YAML::Node& inputs, const OpSignature& sig, const std::string& where) {
   std::vector<Value> out;
   const size_t n = sig.args.size();
-  if (inputs && inputs.IsSequence() && inputs.size() > n)
+  if (inputs.IsSequence() && inputs.size() > n)
     bad(where, "gives " + std::to_string(inputs.size()) + " inputs, but " + sig.qualified() + " takes " +
                    std::to_string(n));
-  if (inputs && inputs.IsMap()) {
+  if (inputs.IsMap()) {
     for (const auto& kv : inputs) {
       std::string key = kv.first.as<std::string>();
       bool known = false;
@@ -227,10 +229,14 @@ std::vector<Value> case_arguments(const YAML::Node& inputs, const OpSignature& s
   for (size_t i = 0; i < n; ++i) {
     const auto& arg = sig.args[i];
     YAML::Node node;
-    if (inputs && inputs.IsSequence() && i < inputs.size()) node = inputs[i];
-    if (inputs && inputs.IsMap() && inputs[arg.name]) node = inputs[arg.name];
+    bool given = false;
+    if (inputs.IsSequence() && i < inputs.size()) node = inputs[i], given = true;
+    if (inputs.IsMap()) {
+      for (const auto& kv : inputs)
+        if (kv.first.as<std::string>() == arg.name) node = kv.second, given = true;
+    }
     std::string at = where + ", argument '" + arg.name + "'";
-    if (!node) {
+    if (!given) {
       if (arg.default_value) {
         out.push_back(*arg.default_value);
         continue;

@@ -35,7 +35,7 @@ T value_of(StableIValue bits) {
 // protocol error (the kernel wrote from(tensor) where the schema says int).
 bool holds_handle(StableIValue bits, std::string& problem, const TypeDesc& t) {
   if (HandleRecord* rec = find_handle(bits)) {
-    problem = "holds " + rec->describe() + ", not a " + t.spelling;
+    problem = "holds " + rec->describe() + ", not a value of type " + t.spelling;
     return true;
   }
   return false;

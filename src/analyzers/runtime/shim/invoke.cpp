@@ -153,6 +153,11 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
       Value v;
       std::string problem;
       if (!decode(after[j], ret.type, "libtorch (reading the kernel's returns)", v, problem)) {
+        // A handle left in a mistyped slot is never released; say so here, not as a leak.
+        if (HandleRecord* rec = find_handle(after[j]); rec && rec->alive && rec->frame == frame) {
+          extra_handles.insert(after[j]);
+          problem += " (which is therefore never released)";
+        }
         record(EventKind::ReturnType, op, label + " " + problem);
         out.outputs_valid = false;
         continue;

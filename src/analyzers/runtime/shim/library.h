@@ -14,7 +14,16 @@
 namespace torchabi::runtime {
 
 enum class LibraryKind { Def, Impl, Fragment };
-const char* to_string(LibraryKind k);
+
+// The macro that creates a library of this kind.
+inline const char* to_string(LibraryKind k) {
+  switch (k) {
+    case LibraryKind::Def: return "STABLE_TORCH_LIBRARY";
+    case LibraryKind::Impl: return "STABLE_TORCH_LIBRARY_IMPL";
+    case LibraryKind::Fragment: return "STABLE_TORCH_LIBRARY_FRAGMENT";
+  }
+  return "library";
+}
 
 struct LibraryRecord {
   uint64_t id = 0;

@@ -30,8 +30,17 @@ LibraryRecord* find_library(TorchLibraryHandle h) {
 }
 
 // A live library for `fn`, or null with a journal entry.
+// Set when an aoti_torch_library_init_* call failed: StableLibrary ignores
+// the error and goes on with a handle that was never set, so the null handle
+// that follows is a consequence already reported, not a new mistake.
+bool g_init_failed = false;
+
 LibraryRecord* use_library(TorchLibraryHandle h, const char* fn) {
   LibraryRecord* lib = find_library(h);
+  if (!lib && h == nullptr && g_init_failed) {
+    set_last_error(std::string(fn) + ": the library was not created");
+    return nullptr;
+  }
   if (!lib) {
     record(EventKind::InvalidHandle, fn, "passed a TorchLibraryHandle that no aoti_torch_library_init_* returned");
     set_last_error(std::string(fn) + ": invalid library handle");
@@ -64,6 +73,7 @@ AOTITorchError init_library(LibraryKind kind, const char* ns, const char* key, c
                    "; the first is at " + other->file + ":" + std::to_string(other->line) +
                    "): PyTorch allows one per namespace and fails this one; use STABLE_TORCH_LIBRARY_FRAGMENT");
         set_last_error("Only a single TORCH_LIBRARY can be used to register the namespace " + str(ns));
+        g_init_failed = true;
         return kFailure;
       }
     }
@@ -118,15 +128,6 @@ AOTITorchError add_impl(TorchLibraryHandle self, const char* name, BoxedKernel k
 }
 
 }  // namespace
-
-const char* to_string(LibraryKind k) {
-  switch (k) {
-    case LibraryKind::Def: return "STABLE_TORCH_LIBRARY";
-    case LibraryKind::Impl: return "STABLE_TORCH_LIBRARY_IMPL";
-    case LibraryKind::Fragment: return "STABLE_TORCH_LIBRARY_FRAGMENT";
-  }
-  return "library";
-}
 
 Registrations registrations() {
   auto& s = state();

@@ -1,0 +1,28 @@
+// Reads lint's findings as migration work: which legacy API each finding is
+// about, its stable replacement and release (rules/api/replacements.yaml),
+// whether --fix can rewrite it, and the blocker it hits when nothing stable
+// replaces it (rules/api/migration_blockers.yaml).
+#pragma once
+
+#include <vector>
+
+#include "analyzers/migration/blockers.h"
+#include "analyzers/migration/boxed_registrations.h"
+#include "analyzers/migration/plan.h"
+#include "analyzers/source/replacements.h"
+#include "findings/finding.h"
+
+namespace torchabi::migration {
+
+// The lint rules whose findings are uses of non-stable APIs.
+bool is_migration_rule(const std::string& rule);
+
+// One ApiUse per migration finding of `report` (a use reported twice at one
+// place, once with a fix-it, counts once, with the fix-it). A fix-it inside a
+// macro definition does not count as fixable (--fix refuses it). An include
+// counts as fixable when everything else in its file is: --fix then replaces
+// it with the stable headers the file needs.
+std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
+                                   const BlockerCatalog& blockers, const std::vector<BoxedRegistration>& boxed);
+
+}  // namespace torchabi::migration

@@ -1,0 +1,112 @@
+#include "analyzers/source/lint_targets.h"
+
+#include <filesystem>
+#include <set>
+
+#include "analyzers/source/lint_engine.h"
+#include "common/input_error.h"
+#include "inputs/compile_db_reader.h"
+
+namespace torchabi::source {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::set<std::string> kSources = {".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".cu"};
+const std::set<std::string> kHeaders = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl"};
+
+std::string ext(const std::string& p) { return fs::path(p).extension().string(); }
+
+std::string display_path_for_inputs(const std::string& abs, const std::string& cwd) {
+  std::string prefix = cwd.ends_with('/') ? cwd : cwd + "/";
+  return abs.starts_with(prefix) ? abs.substr(prefix.size()) : abs;
+}
+
+// Flags for a header nobody compiles directly: those of a TU in the same
+// directory, else of the first TU.
+const inputs::CompileCommand* command_for_header(const inputs::CompileDb& db, const std::string& header) {
+  const std::string dir = fs::path(header).parent_path().string();
+  for (const auto& c : db.commands)
+    if (fs::path(c.file).parent_path().string() == dir) return &c;
+  return db.commands.empty() ? nullptr : &db.commands.front();
+}
+
+}  // namespace
+
+bool is_source_or_header(const std::string& path) {
+  std::string e = ext(path);
+  return kSources.count(e) || kHeaders.count(e);
+}
+
+LintTargets collect_lint_targets(const LintRequest& req) {
+  LintTargets out;
+  std::optional<inputs::CompileDb> db;
+  if (!req.build_dir.empty()) {
+    db = inputs::load_compile_db(inputs::absolute_path(req.build_dir, req.cwd));
+  } else if (!req.flags && inputs::has_compile_db(req.cwd)) {
+    db = inputs::load_compile_db(req.cwd);
+  }
+  if (db) out.compile_db = db->path;
+  if (!db && !req.flags && req.files.empty())
+    throw InputError(req.cwd.empty() ? "." : req.cwd,
+                     "no compile_commands.json here; use -p BUILD_DIR, or name files and give their flags after --");
+
+  std::vector<std::string> files;
+  if (!req.files.empty()) {
+    for (const auto& f : req.files) files.push_back(inputs::absolute_path(f, req.cwd));
+  } else if (db) {
+    std::set<std::string> seen;
+    for (const auto& c : db->commands)
+      if (kSources.count(ext(c.file)) && seen.insert(c.file).second) files.push_back(c.file);
+    if (files.empty()) throw InputError(db->path, "the compile database lists no C, C++ or CUDA sources");
+  } else {
+    throw InputError("lint", "name the files to lint before --");
+  }
+
+  std::vector<std::string> root_material;
+  for (const auto& file : files) {
+    const std::string shown = display_path_for_inputs(file, req.cwd);
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+      out.skipped.push_back({shown, "file not found"});
+      continue;
+    }
+    try {
+      if (db) {
+        const inputs::CompileCommand* cmd = db->find(file);
+        inputs::CompileCommand borrowed;
+        if (!cmd && kHeaders.count(ext(file))) {
+          if (const auto* near = command_for_header(*db, file)) {
+            borrowed = *near;
+            borrowed.file = file;
+            // The borrowed command names its own source; drop it.
+            for (auto& a : borrowed.arguments)
+              if (inputs::absolute_path(a, near->directory) == near->file) a = file;
+            cmd = &borrowed;
+            out.notes.push_back(shown + ": not in the compile database; using the flags of " +
+                                display_path_for_inputs(near->file, req.cwd));
+          }
+        }
+        if (!cmd) {
+          out.skipped.push_back({shown, "not in " + display_path_for_inputs(db->path, req.cwd)});
+          continue;
+        }
+        inputs::CompileCommand c = *cmd;
+        if (req.flags) c.arguments.insert(c.arguments.end(), req.flags->begin(), req.flags->end());
+        out.tus.push_back(inputs::translate_compile_command(c));
+        root_material.push_back(c.directory);
+      } else {
+        out.tus.push_back(inputs::translate_flags(file, req.flags.value_or(std::vector<std::string>{}), req.cwd));
+        if (!req.flags) out.notes.push_back(shown + ": no compile_commands.json and no flags after --; parsed without flags");
+      }
+      root_material.push_back(fs::path(file).parent_path().string());
+    } catch (const InputError& e) {
+      out.skipped.push_back({shown, e.line()});
+    }
+  }
+  if (!root_material.empty()) out.default_roots.push_back(common_ancestor(root_material));
+  return out;
+}
+
+}  // namespace torchabi::source

@@ -1,0 +1,172 @@
+// `torchabi check PATH...`: lint and audit together, on whatever is given —
+// a source tree with a build directory (its compile_commands.json is linted,
+// the .so files and wheels built under it are audited), a .so, a wheel, or a
+// source file. One report; the exit code follows the same rules as lint and
+// audit.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "analyzers/binary/audit_runner.h"
+#include "analyzers/binary/symbol_classifier.h"
+#include "analyzers/source/lint_targets.h"
+#include "cli/commands.h"
+#include "cli/lint_options.h"
+#include "cli/report_options.h"
+#include "common/input_error.h"
+#include "findings/config.h"
+#include "inputs/api_catalog.h"
+#include "inputs/compile_db_reader.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CheckArgs {
+  std::vector<std::string> paths;
+  std::string target_version;
+  LintOptionsArgs lint;
+  ReportOptions report;
+};
+
+// A directory's compile database: in it, or in a build directory below it.
+std::string find_build_dir(const fs::path& dir) {
+  if (inputs::has_compile_db(dir.string())) return dir.string();
+  std::error_code ec;
+  std::vector<std::string> found;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (!it->is_directory(ec)) continue;
+    if (inputs::has_compile_db(it->path().string())) found.push_back(it->path().string());
+  }
+  std::sort(found.begin(), found.end());
+  for (const auto& f : found)  // prefer the conventional name
+    if (fs::path(f).filename() == "build") return f;
+  return found.empty() ? std::string() : found.front();
+}
+
+bool is_artifact(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.ends_with(".whl") || name.ends_with(".so") || name.find(".so.") != std::string::npos;
+}
+
+// Built artifacts under `dir`, skipping hidden directories (caches, .git).
+std::vector<std::string> find_artifacts(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec) && name.starts_with(".")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec) && is_artifact(it->path())) out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::optional<TorchVersion> audit_target(const CheckArgs& a, const inputs::ApiCatalog& catalog) {
+  std::string text = a.target_version, origin = "--target-version";
+  if (text.empty()) {
+    findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
+                                                       : findings::Config::load_file(a.report.config);
+    if (!config.target_version) return std::nullopt;
+    text = *config.target_version;
+    origin = config.source + ": target-version";
+  }
+  TargetVersionReading r = read_target_version(text, catalog.latest());
+  if (!r.error.empty()) throw InputError(origin, r.error);
+  return r.version;
+}
+
+void append(findings::Report& into, findings::Report&& from) {
+  for (auto& s : from.subjects) into.subjects.push_back(std::move(s));
+  for (auto& f : from.findings) into.findings.push_back(std::move(f));
+  for (auto& f : from.failures) into.failures.push_back(std::move(f));
+  into.suppressed += from.suppressed;
+  into.baselined += from.baselined;
+}
+
+int run(const CheckArgs& a) {
+  validate_report_options(a.report);
+  const std::string cwd = fs::current_path().string();
+  findings::Report report;
+  report.command = "check";
+  std::vector<std::string> artifacts;
+  std::vector<std::string> sources;
+  std::vector<std::string> build_dirs;
+  for (const auto& p : a.paths) {
+    std::error_code ec;
+    fs::path path = fs::absolute(p).lexically_normal();
+    if (fs::is_directory(path, ec)) {
+      std::string build = find_build_dir(path);
+      auto found = find_artifacts(path);
+      if (build.empty() && found.empty()) {
+        report.failures.push_back({p, "nothing to check: no compile_commands.json (in it or a build directory below "
+                                      "it) and no built .so or .whl"});
+        continue;
+      }
+      if (!build.empty()) build_dirs.push_back(build);
+      artifacts.insert(artifacts.end(), found.begin(), found.end());
+    } else if (fs::is_regular_file(path, ec)) {
+      if (source::is_source_or_header(path.string())) sources.push_back(path.string());
+      else artifacts.push_back(path.string());
+    } else {
+      report.failures.push_back({p, "not found"});
+    }
+  }
+
+  for (const auto& build : build_dirs) {
+    source::LintRequest req;
+    req.build_dir = build;
+    req.cwd = cwd;
+    LintOutcome out = lint_sources(req, a.lint);
+    for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+    append(report, std::move(out.report));
+  }
+  if (!sources.empty()) {
+    source::LintRequest req;
+    req.cwd = cwd;
+    req.files = sources;
+    // A source file is linted with its compile command when a build
+    // directory next to it (or the current one) has one.
+    std::string build = find_build_dir(fs::path(sources.front()).parent_path());
+    if (build.empty()) build = find_build_dir(cwd);
+    req.build_dir = build;
+    LintOutcome out = lint_sources(req, a.lint);
+    for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+    append(report, std::move(out.report));
+  }
+  if (!artifacts.empty()) {
+    std::sort(artifacts.begin(), artifacts.end());
+    artifacts.erase(std::unique(artifacts.begin(), artifacts.end()), artifacts.end());
+    const auto& catalog = inputs::ApiCatalog::current();
+    binary::AuditOptions options;
+    options.target = audit_target(a, catalog);
+    auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
+    append(report, binary::run_audit(artifacts, options, classifier));
+  }
+  return finish_report(report, a.report, a.paths);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, Dispatch& d) {
+  auto* cmd = app.add_subcommand(
+      "check", "Lint and audit together: source trees with a build directory, .so files, wheels, source files");
+  auto args = std::make_shared<CheckArgs>();
+  cmd->add_option("PATH", args->paths, "Source trees (with compile_commands.json in a build directory), .so, .whl, sources")
+      ->required();
+  cmd->add_option("--target-version", args->target_version,
+                  "Oldest PyTorch release built libraries must load on: 2.10, 2.10.0 or 0x020a000000000000");
+  add_lint_options(*cmd, args->lint);
+  add_report_options(*cmd, args->report);
+  cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
+}
+
+}  // namespace torchabi::cli

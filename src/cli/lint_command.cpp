@@ -1,0 +1,161 @@
+// `torchabi lint [-p BUILD_DIR] [FILE...] [-- COMPILER_ARGS...]`: checks an
+// extension's C++/CUDA sources against the LibTorch stable ABI with libclang.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "analyzers/source/auto_import.h"
+#include "analyzers/source/lint_engine.h"
+#include "analyzers/source/lint_targets.h"
+#include "analyzers/source/result_cache.h"
+#include "analyzers/source/rules_import.h"
+#include "analyzers/source/tu_runner.h"
+#include "cli/commands.h"
+#include "cli/lint_options.h"
+#include "cli/report_options.h"
+#include "common/input_error.h"
+#include "inputs/api_catalog.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::cli {
+
+namespace fs = std::filesystem;
+
+void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
+  cmd.add_option("-j,--jobs", a.jobs, "Translation units parsed in parallel (default: one per core)")->group("Lint");
+  cmd.add_option("--project-root", a.project_roots,
+                 "Directory whose headers are the project's (default: the directory the sources and build "
+                 "directories share)")
+      ->group("Lint");
+  cmd.add_option("--cache-dir", a.cache_dir,
+                 "Where results are cached (default: BUILD_DIR/.torchabi-cache, else $XDG_CACHE_HOME/torchabi)")
+      ->group("Lint");
+  cmd.add_flag("--no-cache", a.no_cache, "Analyse every translation unit again")->group("Lint");
+  cmd.add_option("--torch-include", a.torch_include,
+                 "A torch include directory whose stable headers define the API versions (default: found in the "
+                 "compile flags)")
+      ->group("Lint");
+}
+
+std::string lint_cache_dir(const LintOptionsArgs& a, const std::string& build_dir) {
+  if (a.no_cache) return {};
+  if (!a.cache_dir.empty()) return fs::absolute(a.cache_dir).string();
+  if (!build_dir.empty()) return (fs::absolute(build_dir) / ".torchabi-cache" / "lint").string();
+  return source::default_cache_dir();
+}
+
+LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& a) {
+  LintOutcome out;
+  source::LintTargets targets = source::collect_lint_targets(request);
+  for (const auto& n : targets.notes) out.warnings.push_back(n);
+  out.report.command = "lint";
+  if (targets.tus.empty()) {
+    out.report.failures = targets.skipped;
+    return out;
+  }
+  const auto& catalog = inputs::ApiCatalog::current();
+  source::LintEnv env = source::LintEnv::load(inputs::RulesSource::current(), catalog);
+  const std::string cache_dir = lint_cache_dir(a, request.build_dir);
+  std::vector<std::string> torch_dirs = a.torch_include.empty() ? source::torch_include_dirs(targets.tus)
+                                                                 : std::vector<std::string>{a.torch_include};
+  if (!a.torch_include.empty() && !source::has_stable_headers(a.torch_include))
+    throw InputError(a.torch_include, "no PyTorch stable headers here (expected torch/csrc/stable/)");
+  for (auto& p : source::import_torch_headers(env, torch_dirs, cache_dir)) out.warnings.push_back(p);
+
+  source::LintOptions options;
+  options.jobs = a.jobs;
+  options.cache_dir = cache_dir;
+  for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
+  if (options.project_roots.empty()) options.project_roots = targets.default_roots;
+  source::LintRun run = source::run_lint(targets.tus, env, options);
+  out.report = std::move(run.report);
+  for (auto& w : run.warnings) out.warnings.push_back(std::move(w));
+  out.from_cache = run.from_cache;
+  out.analysed = run.analysed;
+
+  if (out.analysed == 0) {
+    out.report.failures.insert(out.report.failures.end(), targets.skipped.begin(), targets.skipped.end());
+  } else {
+    for (const auto& s : targets.skipped) {
+      findings::Finding n;
+      n.rule = "source-tu-not-analysed";
+      n.location.file = s.input;
+      n.message = "not analysed: " + s.message;
+      n.help = "Check that the file exists and that it is in the compile database (or give its flags after --); "
+               "the other translation units were analysed.";
+      out.report.findings.push_back(std::move(n));
+      out.warnings.push_back(s.input + ": not analysed: " + s.message);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+struct LintArgs {
+  std::string build_dir;
+  std::vector<std::string> positionals;  // FILE... then, after `--`, the compiler arguments
+  size_t split = SIZE_MAX;               // index in positionals where `--` was
+  size_t seen = 0;
+  std::string dashdash_marker;
+  LintOptionsArgs lint;
+  ReportOptions report;
+};
+
+int run(LintArgs& a, CLI::App& cmd) {
+  validate_report_options(a.report);
+  for (const auto& extra : cmd.remaining())
+    if (extra != "--") throw InputError(extra, "unknown option for lint (compiler flags go after --)");
+  source::LintRequest req;
+  req.build_dir = a.build_dir;
+  req.cwd = fs::current_path().string();
+  const size_t split = std::min(a.split, a.positionals.size());
+  req.files.assign(a.positionals.begin(), a.positionals.begin() + long(split));
+  if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
+  LintOutcome out = lint_sources(req, a.lint);
+  for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+  std::vector<std::string> inputs = req.files;
+  if (inputs.empty()) inputs.push_back(a.build_dir.empty() ? req.cwd : a.build_dir);
+  return finish_report(out.report, a.report, inputs);
+}
+
+}  // namespace
+
+void add_lint_command(CLI::App& app, Dispatch& d) {
+  auto* cmd = app.add_subcommand(
+      "lint", "Check C++/CUDA sources against the LibTorch stable ABI (libclang; compile_commands.json or flags after --)");
+  auto args = std::make_shared<LintArgs>();
+  cmd->add_option("-p,--build-dir", args->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb)");
+  // Everything after `--` reaches the positional list too; a validator,
+  // which CLI11 runs as each positional is read, records where `--` was.
+  cmd->allow_extras();
+  cmd->validate_positionals();
+  CLI::App* raw = cmd;
+  cmd->add_option("FILE", args->positionals, "Sources or headers to lint (default: every file of the compile database)")
+      ->check(CLI::Validator(
+          [args, raw](std::string&) {
+            if (args->split == SIZE_MAX) {
+              auto rem = raw->remaining();
+              if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->seen;
+            }
+            ++args->seen;
+            return std::string();
+          },
+          ""))
+      ->allow_extra_args();
+  // Keeps a positional slot open so that `--` after FILEs is seen by lint.
+  cmd->add_option("__compiler_args_marker", args->dashdash_marker)->group("");
+  add_lint_options(*cmd, args->lint);
+  add_report_options(*cmd, args->report);
+  cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
+  cmd->callback([&d, args, cmd] {
+    // `--` with no positional after it never reached the validator.
+    if (args->split == SIZE_MAX) {
+      auto rem = cmd->remaining();
+      if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->positionals.size();
+    }
+    d.run = [args, cmd] { return run(*args, *cmd); };
+  });
+}
+
+}  // namespace torchabi::cli

@@ -1,0 +1,216 @@
+// `torchabi migrate [-p BUILD_DIR] [FILE...] [-- COMPILER_ARGS...]`: the plan
+// for porting an extension to the LibTorch stable ABI (Markdown, HTML or
+// JSON), built from lint's findings; `--fix` applies the mechanical rewrites
+// in place and `--fix --dry-run` prints them as a unified diff instead.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "analyzers/migration/blockers.h"
+#include "analyzers/migration/boxed_registrations.h"
+#include "analyzers/migration/fix_session.h"
+#include "analyzers/migration/inactive_regions.h"
+#include "analyzers/migration/include_graph.h"
+#include "analyzers/migration/lint_adapter.h"
+#include "analyzers/migration/plan_builder.h"
+#include "analyzers/migration/unified_diff.h"
+#include "analyzers/source/lint_targets.h"
+#include "analyzers/source/replacements.h"
+#include "analyzers/source/tu_check.h"
+#include "cli/commands.h"
+#include "cli/lint_options.h"
+#include "cli/report_options.h"
+#include "common/atomic_file.h"
+#include "common/input_error.h"
+#include "inputs/api_catalog.h"
+#include "inputs/rules_source.h"
+#include "reporters/migration_reporter.h"
+
+namespace torchabi::cli {
+
+namespace fs = std::filesystem;
+using namespace torchabi::migration;
+
+namespace {
+
+struct MigrateArgs {
+  std::string build_dir;
+  std::vector<std::string> positionals;  // FILE... then, after `--`, the compiler arguments
+  size_t split = SIZE_MAX;               // index in positionals where `--` was
+  size_t seen = 0;
+  std::string dashdash_marker;
+  std::string format = "md";
+  std::string output;
+  bool fix = false;
+  bool dry_run = false;
+  bool unsafe_fixes = false;
+  LintOptionsArgs lint;
+};
+
+void validate(const MigrateArgs& a, CLI::App& cmd) {
+  for (const auto& extra : cmd.remaining())
+    if (extra != "--") throw InputError(extra, "unknown option for migrate (compiler flags go after --)");
+  if (!reporters::parse_plan_format(a.format))
+    throw InputError("--format", "unknown format '" + a.format + "' (md, html, json)");
+  if (a.dry_run && !a.fix) throw InputError("--dry-run", "only makes sense with --fix");
+  if (a.unsafe_fixes && !a.fix) throw InputError("--unsafe-fixes", "only makes sense with --fix");
+}
+
+bool under(const std::string& path, const std::vector<std::string>& roots) {
+  for (const auto& r : roots) {
+    const std::string root = normal_path(r);
+    if (path == root || path.starts_with(root.back() == '/' ? root : root + "/")) return true;
+  }
+  return false;
+}
+
+// The project's include graph, from the translation units lint analysed.
+IncludeGraph project_includes(const source::LintTargets& targets, const std::vector<std::string>& roots,
+                              const std::vector<ApiUse>& uses) {
+  IncludeScanOptions opts;
+  std::set<std::string> dirs;
+  std::vector<std::string> starts;
+  for (const auto& tu : targets.tus) {
+    starts.push_back(tu.file);
+    for (const auto& d : tu.include_dirs)
+      if (dirs.insert(d).second && under(normal_path(d), roots)) opts.include_dirs.push_back(d);
+  }
+  for (const auto& u : uses) starts.push_back(u.location.file);
+  opts.is_project = [roots](const std::string& p) { return under(p, roots); };
+  return scan_include_graph(starts, opts);
+}
+
+int print_fix_summary(const RewritePlan& plan, bool unsafe_enabled) {
+  size_t needs_flag = 0;
+  for (const auto& r : plan.rejected) {
+    if (!unsafe_enabled && r.fix.safety == findings::FixSafety::Unsafe &&
+        r.reason.find("--unsafe-fixes") != std::string::npos) {
+      ++needs_flag;
+      continue;
+    }
+    std::cerr << "torchabi: note: " << source::display_path(normal_path(r.fix.file)) << ": not fixed ("
+              << (r.fix.description.empty() ? "'" + r.fix.replacement + "'" : r.fix.description) << "): " << r.reason
+              << "\n";
+  }
+  std::cerr << "torchabi: fixed " << plan.applied_count() << " use" << (plan.applied_count() == 1 ? "" : "s") << " in "
+            << plan.files.size() << " file" << (plan.files.size() == 1 ? "" : "s");
+  if (needs_flag) std::cerr << "; " << needs_flag << " more with --unsafe-fixes";
+  std::cerr << "\n";
+  return kExitClean;
+}
+
+int run(MigrateArgs& a, CLI::App& cmd) {
+  validate(a, cmd);
+  const auto& rules = inputs::RulesSource::current();
+  const BlockerCatalog blockers = BlockerCatalog::load(rules);
+  std::vector<BoxedRegistration> boxed = load_boxed_registrations(rules);
+  const source::Replacements replacements = source::Replacements::load(rules);
+
+  source::LintRequest req;
+  req.build_dir = a.build_dir;
+  req.cwd = fs::current_path().string();
+  const size_t split = std::min(a.split, a.positionals.size());
+  req.files.assign(a.positionals.begin(), a.positionals.begin() + long(split));
+  if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
+
+  // The checks migrate adds to lint: inactive #if ranges (so --fix can prove
+  // it never edits them) and the TORCH_BOX rewrite of registrations.
+  register_inactive_region_check();
+  register_boxed_registration_check(boxed);
+  LintOutcome out = lint_sources(req, a.lint);
+  for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+  if (out.analysed == 0) {
+    for (const auto& f : out.report.failures) std::cerr << "torchabi: error: " << f.line() << "\n";
+    if (out.report.failures.empty()) std::cerr << "torchabi: error: nothing could be analysed\n";
+    return kExitInputError;
+  }
+  const auto inactive = take_inactive_regions(out.report);
+  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, boxed);
+
+  const source::LintTargets targets = source::collect_lint_targets(req);
+  std::vector<std::string> roots;
+  for (const auto& r : a.lint.project_roots) roots.push_back(fs::absolute(r).lexically_normal().string());
+  if (roots.empty()) roots = targets.default_roots;
+  IncludeGraph includes = project_includes(targets, roots, uses);
+
+  if (a.fix) {
+    FixSessionInputs in;
+    in.uses = uses;
+    in.includes = includes;
+    in.include_unsafe = a.unsafe_fixes;
+    for (const auto& [file, ranges] : inactive)
+      for (const auto& r : ranges) in.protected_ranges[file].push_back({r, "an inactive #if branch"});
+    RewritePlan plan = plan_fixes(in);
+    if (a.dry_run) {
+      std::string diff;
+      for (const auto& f : plan.files) diff += unified_diff(f.before, f.after, source::display_path(normal_path(f.path)));
+      if (a.output.empty()) std::cout << diff << std::flush;
+      else write_file_atomically(a.output, diff);
+      print_fix_summary(plan, a.unsafe_fixes);
+      return diff.empty() ? kExitClean : kExitFindings;
+    }
+    write_rewrites(plan);
+    return print_fix_summary(plan, a.unsafe_fixes);
+  }
+
+  PlanInputs in;
+  in.inputs = req.files;
+  if (in.inputs.empty()) in.inputs.push_back(a.build_dir.empty() ? req.cwd : a.build_dir);
+  in.uses = std::move(uses);
+  in.files_analysed = includes.size();
+  in.includes = std::move(includes);
+  in.baseline = inputs::ApiCatalog::current().baseline();
+  in.notes = out.warnings;
+  for (const auto& f : out.report.findings)
+    if (f.rule == "source-parse-incomplete") in.notes.push_back(f.location.display() + ": " + f.message);
+  in.failures = out.report.failures;
+  const MigrationPlan plan = build_plan(std::move(in), blockers);
+  const std::string text = reporters::render_plan(*reporters::parse_plan_format(a.format), plan);
+  if (a.output.empty()) std::cout << text << std::flush;
+  else write_file_atomically(a.output, text);
+  return kExitClean;
+}
+
+}  // namespace
+
+void add_migrate_command(CLI::App& app, Dispatch& d) {
+  auto* cmd = app.add_subcommand(
+      "migrate", "Plan the port to the LibTorch stable ABI (md, html, json); --fix applies the mechanical rewrites");
+  auto args = std::make_shared<MigrateArgs>();
+  cmd->add_option("-p,--build-dir", args->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb)");
+  cmd->allow_extras();
+  cmd->validate_positionals();
+  CLI::App* raw = cmd;
+  // As in lint: a validator, run as each positional is read, records where `--` was.
+  cmd->add_option("FILE", args->positionals, "Sources or headers to migrate (default: every file of the compile database)")
+      ->check(CLI::Validator(
+          [args, raw](std::string&) {
+            if (args->split == SIZE_MAX) {
+              auto rem = raw->remaining();
+              if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->seen;
+            }
+            ++args->seen;
+            return std::string();
+          },
+          ""))
+      ->allow_extra_args();
+  cmd->add_option("__compiler_args_marker", args->dashdash_marker)->group("");
+  cmd->add_option("--format", args->format, "Plan format: md (a pull-request comment, default), html, json")->group("Plan");
+  cmd->add_option("-o,--output", args->output, "Write the plan (or the --dry-run diff) to FILE, atomically")->group("Plan");
+  cmd->add_flag("--fix", args->fix, "Apply the mechanical rewrites in place (each file replaced atomically)")->group("Fix");
+  cmd->add_flag("--dry-run", args->dry_run, "With --fix: print the rewrites as a unified diff; exit 1 if there are any")
+      ->group("Fix");
+  cmd->add_flag("--unsafe-fixes", args->unsafe_fixes, "With --fix: also apply rewrites that need review")->group("Fix");
+  add_lint_options(*cmd, args->lint);
+  cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
+  cmd->callback([&d, args, cmd] {
+    if (args->split == SIZE_MAX) {
+      auto rem = cmd->remaining();
+      if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->positionals.size();
+    }
+    d.run = [args, cmd] { return run(*args, *cmd); };
+  });
+}
+
+}  // namespace torchabi::cli

@@ -1,0 +1,254 @@
+// The driver end to end on the fixture extensions: each wrong fixture must
+// produce exactly its finding (and nothing else), the correct one none, and
+// crashes, hangs and missing symbols must become findings, not failures.
+#include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <regex>
+
+#include "common/input_error.h"
+#include "driver_test_support.h"
+
+namespace {
+
+using runtime_test::run;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+// Addresses differ between runs; everything else in a message is stable.
+std::vector<std::string> normalized(const runtime_test::Run& r) {
+  std::vector<std::string> out;
+  for (const auto& l : r.lines) out.push_back(std::regex_replace(l, std::regex("0x[0-9a-f]{6,}"), "0x…"));
+  return out;
+}
+
+TEST(RuntimeDriver, CorrectExtensionPassesItsCases) {
+  auto r = run("good_ops", "good_ops.yaml");
+  EXPECT_THAT(r.lines, IsEmpty());
+  EXPECT_EQ(r.subject().verdict, "PASSED");
+  EXPECT_EQ(r.fact("calls"), "10 cases: 10 passed, 0 failed");
+  EXPECT_EQ(r.fact("extension_build_version"), "2.10");
+  EXPECT_EQ(r.fact("op good::scale_"), "scale_(Tensor(a!) self, float factor) -> Tensor(a!) [CPU]");
+  EXPECT_EQ(r.fact("op good::dtype_name"), "dtype_name(Tensor x) -> str [CompositeExplicitAutograd]");
+  EXPECT_THAT(r.fact("libraries"), HasSubstr("STABLE_TORCH_LIBRARY_IMPL(good, CPU) at "));
+  EXPECT_EQ(r.fact("runtime"), "torchabi reference runtime behaving as PyTorch 2.14");
+}
+
+TEST(RuntimeDriver, CorrectExtensionPassesSmokeCalls) {
+  auto r = run("good_ops");
+  EXPECT_THAT(r.lines, IsEmpty());
+  EXPECT_EQ(r.fact("calls"), "7 smoke calls: 7 passed, 0 failed");
+  EXPECT_EQ(r.fact("smoke good::row_sum"), "passed (smoke, float32 inputs)");
+}
+
+TEST(RuntimeDriver, Leak) {
+  EXPECT_THAT(run("bad_leak").lines,
+              ElementsAre("runtime-handle-leak | bad_leak::identity | smoke call: bad_leak::identity: tensor handle #2 "
+                          "(aoti_torch_empty_strided, float32[6]) was neither released nor returned"));
+}
+
+TEST(RuntimeDriver, DoubleFree) {
+  EXPECT_THAT(run("bad_double_free").lines,
+              ElementsAre("runtime-handle-double-free | bad_double_free::identity | smoke call: released tensor handle "
+                          "#1 (argument 'x' of bad_double_free::identity) a second time (aoti_torch_delete_tensor_object "
+                          "released it first) (in aoti_torch_delete_tensor_object)"));
+}
+
+TEST(RuntimeDriver, UseAfterFree) {
+  EXPECT_THAT(run("bad_use_after_free").lines,
+              ElementsAre("runtime-handle-use-after-free | bad_use_after_free::identity | smoke call: used tensor handle "
+                          "#1 (argument 'x' of bad_use_after_free::identity) after aoti_torch_delete_tensor_object "
+                          "released it (in aoti_torch_get_dim)"));
+}
+
+TEST(RuntimeDriver, InvalidHandle) {
+  EXPECT_THAT(normalized(run("bad_invalid_handle")),
+              ElementsAre("runtime-invalid-handle | bad_invalid_handle::numel | smoke call: passed 0x…, which is not a "
+                          "tensor handle (in aoti_torch_get_numel)",
+                          "runtime-kernel-exception | bad_invalid_handle::numel | smoke call: the kernel of "
+                          "bad_invalid_handle::numel threw: aoti_torch_get_numel failed"));
+}
+
+TEST(RuntimeDriver, ExtraReturn) {
+  EXPECT_THAT(run("bad_extra_return").lines,
+              ElementsAre("runtime-extra-return | bad_extra_return::first | smoke call: bad_extra_return::first: the "
+                          "kernel wrote stack slot 1 (tensor handle #4 (aoti_torch_new_tensor_handle, float32[2, 3])), "
+                          "but the schema declares 1 return: libtorch never reads it"));
+}
+
+TEST(RuntimeDriver, MissingReturn) {
+  EXPECT_THAT(run("bad_missing_return").lines,
+              ElementsAre("runtime-missing-return | bad_missing_return::twice | smoke call: bad_missing_return::twice: "
+                          "return 1 (Tensor) was not written: the schema declares 2 returns"));
+}
+
+TEST(RuntimeDriver, ReadPastNumArgsHitsTheGuardPage) {
+  auto r = run("bad_read_past_args");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-stack-out-of-bounds | bad_read_past_args::scaled | smoke call: the kernel "
+                                   "of bad_read_past_args::scaled read stack slot 1, past the end of its stack of 1 "
+                                   "slot (max(num_args=1, num_outputs=1))"));
+  EXPECT_THAT(r.report.findings[0].notes, ElementsAre("the process crashed with SIGSEGV (segmentation fault)"));
+  EXPECT_EQ(r.subject().verdict, "FAILED");
+}
+
+TEST(RuntimeDriver, ReturnType) {
+  EXPECT_THAT(run("bad_return_type").lines,
+              ElementsAre("runtime-return-type | bad_return_type::numel | smoke call: bad_return_type::numel: return 0 "
+                          "(int) holds tensor handle #2 (aoti_torch_new_tensor_handle, float32[2, 3]), not a value of "
+                          "type int (which is therefore never released)"));
+}
+
+TEST(RuntimeDriver, WrongDtypeAgainstTheCase) {
+  auto r = run("bad_wrong_dtype", "bad/wrong_dtype.yaml");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-output-mismatch | bad_wrong_dtype::doubled | case 'doubles_float32': "
+                                   "bad_wrong_dtype::doubled: output 0 has dtype float64, expected float32"));
+  EXPECT_EQ(r.fact("case doubles_float32"), "failed");
+}
+
+TEST(RuntimeDriver, Throws) {
+  EXPECT_THAT(run("bad_throws", "bad/throws.yaml").lines,
+              ElementsAre("runtime-kernel-exception | bad_throws::always | case 'always_throws': the kernel of "
+                          "bad_throws::always threw: bad_throws::always is not ready yet"));
+}
+
+TEST(RuntimeDriver, ThrowInSmokeModeIsANote) {
+  auto r = run("bad_throws");
+  ASSERT_EQ(r.report.findings.size(), 1u);
+  EXPECT_EQ(r.report.findings[0].severity, torchabi::findings::Severity::Note);
+  EXPECT_EQ(r.fact("smoke bad_throws::always"), "inputs rejected (smoke)");
+}
+
+TEST(RuntimeDriver, SegfaultBecomesAFindingWithTheExtensionsOutput) {
+  auto r = run("bad_segfault");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-kernel-crash | bad_segfault::crash | smoke call: the kernel of "
+                                   "bad_segfault::crash crashed with SIGSEGV (segmentation fault)"));
+  EXPECT_THAT(r.report.findings[0].notes,
+              ElementsAre("faulting address 0x0",
+                          "last output of the extension:\nbad_segfault: about to write through a null pointer"));
+}
+
+TEST(RuntimeDriver, HangIsKilledAtTheTimeLimit) {
+  auto r = run("bad_hang", "", "", 0.3);
+  EXPECT_THAT(r.lines, ElementsAre("runtime-kernel-timeout | bad_hang::spin | smoke call: the kernel of bad_hang::spin "
+                                   "did not return within 0.3 s; the child was killed"));
+  EXPECT_EQ(r.fact("smoke bad_hang::spin"), "timed out");
+}
+
+TEST(RuntimeDriver, InplaceAlias) {
+  EXPECT_THAT(run("bad_inplace_alias").lines,
+              ElementsAre("runtime-inplace-alias | bad_inplace::add_one_ | smoke call: bad_inplace::add_one_: return 0 "
+                          "is declared Tensor(a!) and must be argument 'self' itself, but the kernel returned a "
+                          "different tensor (float32[6])"));
+}
+
+TEST(RuntimeDriver, Unimplemented) {
+  EXPECT_THAT(run("bad_unimplemented").lines,
+              ElementsAre("runtime-unimplemented-shim | bad_unimplemented::conv | smoke call: called "
+                          "aoti_torch_convolution, which the reference runtime does not implement",
+                          "runtime-kernel-exception | bad_unimplemented::conv | smoke call: the kernel of "
+                          "bad_unimplemented::conv threw: aoti_torch_convolution failed"));
+}
+
+TEST(RuntimeDriver, SecondLibraryForANamespace) {
+  auto r = run("bad_registration");
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_THAT(r.lines[0], HasSubstr("runtime-bad-registration |  | while loading: a second "
+                                    "STABLE_TORCH_LIBRARY(bad_registration, ...) ("));
+  EXPECT_THAT(r.lines[0], HasSubstr("PyTorch allows one per namespace and fails this one; use "
+                                    "STABLE_TORCH_LIBRARY_FRAGMENT (in aoti_torch_library_init_def)"));
+  EXPECT_EQ(r.subject().verdict, "FAILED");
+}
+
+TEST(RuntimeDriver, Unconvertible) {
+  EXPECT_THAT(run("bad_unconvertible").lines,
+              ElementsAre("runtime-unconvertible-type | bad_unconvertible::add_scalar | smoke call: "
+                          "bad_unconvertible::add_scalar: argument 'other' has type Scalar, and Scalar has no "
+                          "StableIValue conversion; libtorch fails every call of this op"));
+}
+
+TEST(RuntimeDriver, IgnoredError) {
+  EXPECT_THAT(run("bad_ignored_error").lines,
+              ElementsAre("runtime-ignored-error | bad_ignored_error::size_of_dim7 | smoke call: the kernel of "
+                          "bad_ignored_error::size_of_dim7 returned normally although a stable C function it called "
+                          "failed: aoti_torch_get_size failed: Dimension out of range (expected to be in range of "
+                          "[-2, 1], but got 7)"));
+}
+
+TEST(RuntimeDriver, UnstableImportCannotLoad) {
+  auto r = run("bad_load_failed");
+  ASSERT_EQ(r.lines.size(), 1u);
+  EXPECT_THAT(r.lines[0], HasSubstr("runtime-load-failed |  | the extension cannot be loaded without PyTorch: "));
+  EXPECT_THAT(r.lines[0], HasSubstr("undefined symbol: _ZN3c1018warn_once_unstableEPKc"));
+  EXPECT_THAT(r.report.findings[0].notes,
+              ElementsAre("_ZN3c1018warn_once_unstableEPKc is c10::warn_once_unstable(char const*)",
+                          "_ZN3c1018warn_once_unstableEPKc is not a stable C function: the extension depends on "
+                          "libtorch beyond the stable ABI"));
+  EXPECT_EQ(r.subject().verdict, "NOT LOADED");
+}
+
+TEST(RuntimeDriver, NewerFunctionsAreMissingOnAnOlderRelease) {
+  auto r = run("bad_newer_api", "", "2.10");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-missing-symbol |  | the extension cannot load on PyTorch 2.10: it imports 2 "
+                                   "stable C functions introduced in a later release"));
+  const auto& notes = r.report.findings[0].notes;
+  ASSERT_EQ(notes.size(), 3u);
+  EXPECT_EQ(notes[0], "torch_tag_pointwise (2.12)");
+  EXPECT_EQ(notes[1], "torch_library_def_with_tags (2.12)");
+  EXPECT_THAT(notes[2], HasSubstr("undefined symbol: torch_tag_pointwise"));
+  EXPECT_EQ(r.subject().verdict, "NOT LOADED");
+}
+
+TEST(RuntimeDriver, NewerFunctionsLoadOnTheirRelease) {
+  auto r = run("bad_newer_api", "", "2.12");
+  EXPECT_THAT(r.lines, IsEmpty());
+  EXPECT_EQ(r.fact("runtime"), "torchabi reference runtime behaving as PyTorch 2.12");
+}
+
+TEST(RuntimeDriver, CrashDoesNotStopTheRemainingCases) {
+  // Cases after a crashing one still run, in a fresh child process.
+  auto r = run("bad_segfault", "../../tests/unit/runtime/data/crash_then_more.yaml");
+  EXPECT_EQ(r.fact("case first_crashes"), "crashed");
+  EXPECT_EQ(r.fact("case second_crashes_too"), "crashed");
+  EXPECT_EQ(r.fact("calls"), "2 cases: 0 passed, 2 failed");
+  EXPECT_EQ(r.lines.size(), 2u);
+}
+
+TEST(RuntimeDriver, CaseNamingAnUnknownOpIsAnInputError) {
+  try {
+    run("good_ops", "../../tests/unit/runtime/data/unknown_op.yaml");
+    FAIL() << "expected an InputError";
+  } catch (const torchabi::InputError& e) {
+    EXPECT_THAT(e.line(), HasSubstr("unknown_op.yaml:2: case 'nope': op 'good::nope' is not registered by the "
+                                    "extension (it registers: good::add, good::scale_"));
+  }
+}
+
+TEST(RuntimeDriver, CaseInputsOfTheWrongTypeAreAnInputError) {
+  try {
+    run("good_ops", "../../tests/unit/runtime/data/bad_input.yaml");
+    FAIL() << "expected an InputError";
+  } catch (const torchabi::InputError& e) {
+    EXPECT_THAT(e.line(), HasSubstr("bad_input.yaml:2: case 'alpha_is_text', argument 'alpha': expected a number, got "
+                                    "'two'"));
+  }
+}
+
+TEST(RuntimeDriver, MissingExtensionIsAnInputError) {
+  torchabi::runtime_driver::RunOptions o;
+  o.extension = "/nonexistent/ext.so";
+  torchabi::findings::Report report;
+  EXPECT_THROW(torchabi::runtime_driver::run_extension(o, report), torchabi::InputError);
+}
+
+TEST(RuntimeDriver, ReleaseOutsideTheCatalogIsAnInputError) {
+  try {
+    run("good_ops", "", "2.3");
+    FAIL() << "expected an InputError";
+  } catch (const torchabi::InputError& e) {
+    EXPECT_EQ(e.line(), "--torch-version: the reference runtime behaves as PyTorch 2.9 to 2.14; 2.3 is outside what "
+                        "the rules know");
+  }
+}
+
+}  // namespace
