@@ -8,7 +8,8 @@
 #include <set>
 
 #include "analyzers/migration/blockers.h"
-#include "analyzers/migration/boxed_registrations.h"
+#include "analyzers/migration/compile_check.h"
+#include "analyzers/migration/migration_rewrites.h"
 #include "analyzers/migration/fix_session.h"
 #include "analyzers/migration/inactive_regions.h"
 #include "analyzers/migration/include_graph.h"
@@ -81,7 +82,8 @@ IncludeGraph project_includes(const source::LintTargets& targets, const std::vec
   return scan_include_graph(starts, opts);
 }
 
-int print_fix_summary(const RewritePlan& plan, bool unsafe_enabled) {
+int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry_run) {
+  const RewritePlan& plan = checked.plan;
   size_t needs_flag = 0;
   for (const auto& r : plan.rejected) {
     if (!unsafe_enabled && r.fix.safety == findings::FixSafety::Unsafe &&
@@ -93,7 +95,9 @@ int print_fix_summary(const RewritePlan& plan, bool unsafe_enabled) {
               << (r.fix.description.empty() ? "'" + r.fix.replacement + "'" : r.fix.description) << "): " << r.reason
               << "\n";
   }
-  std::cerr << "torchabi: fixed " << plan.applied_count() << " use" << (plan.applied_count() == 1 ? "" : "s") << " in "
+  for (const auto& n : checked.notes) std::cerr << "torchabi: note: " << n << "\n";
+  const size_t n = plan.applied_count();
+  std::cerr << "torchabi: " << (dry_run ? "would fix " : "fixed ") << n << " use" << (n == 1 ? "" : "s") << " in "
             << plan.files.size() << " file" << (plan.files.size() == 1 ? "" : "s");
   if (needs_flag) std::cerr << "; " << needs_flag << " more with --unsafe-fixes";
   std::cerr << "\n";
@@ -104,7 +108,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   validate(a, cmd);
   const auto& rules = inputs::RulesSource::current();
   const BlockerCatalog blockers = BlockerCatalog::load(rules);
-  std::vector<BoxedRegistration> boxed = load_boxed_registrations(rules);
+  const MigrationRewrites rewrites = MigrationRewrites::load(rules);
   const source::Replacements replacements = source::Replacements::load(rules);
 
   source::LintRequest req;
@@ -117,7 +121,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   // The checks migrate adds to lint: inactive #if ranges (so --fix can prove
   // it never edits them) and the TORCH_BOX rewrite of registrations.
   register_inactive_region_check();
-  register_boxed_registration_check(boxed);
+  register_boxed_registration_check(rewrites.boxed);
   LintOutcome out = lint_sources(req, a.lint);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
   if (out.analysed == 0) {
@@ -126,13 +130,14 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     return kExitInputError;
   }
   const auto inactive = take_inactive_regions(out.report);
-  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, boxed);
+  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites);
 
   const source::LintTargets targets = source::collect_lint_targets(req);
   std::vector<std::string> roots;
   for (const auto& r : a.lint.project_roots) roots.push_back(fs::absolute(r).lexically_normal().string());
   if (roots.empty()) roots = targets.default_roots;
   IncludeGraph includes = project_includes(targets, roots, uses);
+  settle_includes(uses, includes);
 
   if (a.fix) {
     FixSessionInputs in;
@@ -141,17 +146,18 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     in.include_unsafe = a.unsafe_fixes;
     for (const auto& [file, ranges] : inactive)
       for (const auto& r : ranges) in.protected_ranges[file].push_back({r, "an inactive #if branch"});
-    RewritePlan plan = plan_fixes(in);
+    const CheckedFixes checked = plan_checked_fixes(std::move(in), targets.tus, a.lint.jobs);
     if (a.dry_run) {
       std::string diff;
-      for (const auto& f : plan.files) diff += unified_diff(f.before, f.after, source::display_path(normal_path(f.path)));
+      for (const auto& f : checked.plan.files)
+        diff += unified_diff(f.before, f.after, source::display_path(normal_path(f.path)));
       if (a.output.empty()) std::cout << diff << std::flush;
       else write_file_atomically(a.output, diff);
-      print_fix_summary(plan, a.unsafe_fixes);
+      print_fix_summary(checked, a.unsafe_fixes, true);
       return diff.empty() ? kExitClean : kExitFindings;
     }
-    write_rewrites(plan);
-    return print_fix_summary(plan, a.unsafe_fixes);
+    write_rewrites(checked.plan);
+    return print_fix_summary(checked, a.unsafe_fixes, false);
   }
 
   PlanInputs in;

@@ -202,21 +202,28 @@ void finish(ClangArgs& out) {
 
 }  // namespace
 
+// clang 19's CUDA wrapper headers include these; CUDA 13 removed the second,
+// so such an installation cannot be used by this clang.
+static bool usable_cuda(const fs::path& root) {
+  std::error_code ec;
+  return fs::exists(root / "include" / "cuda_runtime.h", ec) &&
+         fs::exists(root / "include" / "texture_fetch_functions.h", ec);
+}
+
 std::optional<std::string> find_cuda_sdk(const std::vector<std::string>& args) {
   std::vector<std::string> candidates;
-  std::error_code ec;
   // An explicit --cuda-path is the only candidate clang would use.
   for (const auto& a : args)
     if (a.starts_with("--cuda-path=")) {
       std::string p = a.substr(12);
-      if (fs::exists(fs::path(p) / "include" / "cuda_runtime.h", ec)) return p;
+      if (usable_cuda(p)) return p;
       return std::nullopt;
     }
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* v = std::getenv(env); v && *v) candidates.push_back(v);
   candidates.push_back("/usr/local/cuda");
   for (const auto& c : candidates)
-    if (fs::exists(fs::path(c) / "include" / "cuda_runtime.h", ec)) return c;
+    if (usable_cuda(c)) return c;
   return std::nullopt;
 }
 

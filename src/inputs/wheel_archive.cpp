@@ -1,5 +1,6 @@
 #include "inputs/wheel_archive.h"
 
+#include <algorithm>
 #include <zip.h>
 
 #include "common/input_error.h"
@@ -92,16 +93,24 @@ std::vector<std::byte> WheelArchive::read(const WheelMember& m, uint64_t max_siz
                                 std::to_string(max_size) + "-byte limit");
   zip_file_t* f = zip_fopen_index(zip_, m.index, 0);
   if (!f) throw InputError(where, std::string("cannot read member: ") + zip_strerror(zip_));
-  std::vector<std::byte> out(m.size);
+  // Grow with the data actually decompressed, never with the size the
+  // directory claims: a forged size must not allocate gigabytes up front.
+  constexpr uint64_t kChunk = uint64_t(1) << 20;
+  std::vector<std::byte> out;
+  out.reserve(size_t(std::min(m.size, kChunk * 8)));
   uint64_t got = 0;
+  zip_int64_t n = 0;
   while (got < m.size) {
-    zip_int64_t n = zip_fread(f, out.data() + got, m.size - got);
+    const uint64_t want = std::min(kChunk, m.size - got);
+    out.resize(size_t(got + want));
+    n = zip_fread(f, out.data() + got, want);
     if (n <= 0) break;
     got += uint64_t(n);
   }
+  out.resize(size_t(got));
   // One more read reaches the end of the stream, where libzip checks the CRC.
   std::byte extra{};
-  const zip_int64_t tail = got == m.size ? zip_fread(f, &extra, 1) : -1;
+  const zip_int64_t tail = got == m.size && n >= 0 ? zip_fread(f, &extra, 1) : -1;
   std::string msg;
   if (tail != 0) {
     zip_error_t* e = zip_file_get_error(f);

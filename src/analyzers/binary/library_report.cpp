@@ -117,7 +117,7 @@ VersionFloor report_library(const LibraryScan& scan, const findings::Location& w
   s.loads_on = loads_on(scan, floor);
   s.facts.emplace_back("architecture", scan.machine);
   if (!scan.soname.empty()) s.facts.emplace_back("soname", scan.soname);
-  s.facts.emplace_back("needs", scan.needed.empty() ? "(nothing)" : join(scan.needed));
+  s.facts.emplace_back("needed", scan.needed.empty() ? "(nothing)" : join(scan.needed));
   s.facts.emplace_back("imports", std::to_string(scan.stable_shims.size()) + " stable shim, " +
                                       std::to_string(scan.unknown_shims.size()) + " unknown shim-like, " +
                                       std::to_string(scan.unstable_imports.size()) + " unstable C++, " +

@@ -1,6 +1,7 @@
 #include "analyzers/binary/symbol_classifier.h"
 
 #include <algorithm>
+#include <cctype>
 #include <yaml-cpp/yaml.h>
 
 #include "common/input_error.h"
@@ -20,10 +21,9 @@ const char* to_string(SymbolKind k) {
 }
 
 SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> roots)
-    : catalog_(catalog) {
-  std::sort(roots.begin(), roots.end());
-  roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-  for (const auto& r : roots) needles_.push_back(std::to_string(r.size()) + r);
+    : catalog_(catalog), roots_(std::move(roots)) {
+  std::sort(roots_.begin(), roots_.end());
+  roots_.erase(std::unique(roots_.begin(), roots_.end()), roots_.end());
 }
 
 SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules) {
@@ -33,7 +33,8 @@ SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog,
     YAML::Node ns = YAML::Load(rules.require(rel));
     for (const char* group : {"stable", "unstable"})
       for (const auto& e : ns[group]) {
-        auto parts = inputs::split_qualified(e["name"].as<std::string>());
+        const std::string name = e["name"].as<std::string>();  // split_qualified returns views into it
+        auto parts = inputs::split_qualified(name);
         if (!parts.empty()) roots.emplace_back(parts.front());
       }
   } catch (const YAML::Exception& e) {
@@ -42,9 +43,21 @@ SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog,
   return SymbolClassifier(catalog, std::move(roots));
 }
 
-bool SymbolClassifier::may_be_in_known_namespace(std::string_view mangled) const {
-  return std::any_of(needles_.begin(), needles_.end(),
-                     [&](const std::string& n) { return mangled.find(n) != std::string_view::npos; });
+bool SymbolClassifier::may_be_in_known_namespace(std::string_view m) const {
+  // One pass over the <source-name>s: a decimal length followed by that many
+  // characters. Digits elsewhere (template arguments, discriminators) only
+  // make this answer "maybe", which is safe.
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(m[i])) || (i > 0 && std::isdigit(static_cast<unsigned char>(m[i - 1]))))
+      continue;
+    size_t len = 0, j = i;
+    while (j < m.size() && std::isdigit(static_cast<unsigned char>(m[j])) && len < 1000) len = len * 10 + size_t(m[j++] - '0');
+    if (len == 0 || m.size() - j < len) continue;
+    const std::string_view name = m.substr(j, len);
+    for (const auto& r : roots_)
+      if (r == name) return true;
+  }
+  return false;
 }
 
 SymbolClass SymbolClassifier::classify(std::string_view symbol, bool want_text) {

@@ -49,7 +49,7 @@ private:
   bool may_be_in_known_namespace(std::string_view mangled) const;
 
   const inputs::ApiCatalog& catalog_;
-  std::vector<std::string> needles_;  // "<len><root>" for each root
+  std::vector<std::string> roots_;
   ScopeDemangler demangler_;
 };
 

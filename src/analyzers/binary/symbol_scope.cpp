@@ -120,10 +120,15 @@ void append_context(const Node* n, std::string& out, int depth) {
       case Node::KNestedName: return append_components(static_cast<const NestedName*>(n)->Qual, out, depth + 1);
       case Node::KMemberLikeFriendName:
         return append_components(static_cast<const MemberLikeFriendName*>(n)->Qual, out, depth + 1);
-      // A local entity lives inside its enclosing function, whose qualified
-      // name is its context ("c10::foo" for a lambda in c10::foo<int>()).
-      case Node::KLocalName:
-        return append_components(entity_of(static_cast<const LocalName*>(n)->Encoding), out, depth + 1);
+      // A local entity lives inside its enclosing function: that function's
+      // qualified name, then the entity's own scopes inside it
+      // ("c10::foo::'lambda'()" for the call operator of a lambda in c10::foo<int>()).
+      case Node::KLocalName: {
+        const auto* local = static_cast<const LocalName*>(n);
+        append_components(entity_of(local->Encoding), out, depth + 1);
+        n = local->Entity;
+        break;
+      }
       default: return;
     }
   }

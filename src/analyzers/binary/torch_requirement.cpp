@@ -25,11 +25,15 @@ std::optional<TorchVersion> parse_release(std::string_view v) {
     else break;
   }
   if (n == 0) return std::nullopt;
-  // What may follow the release: ".*", a pre/post/dev tag, a local label.
-  if (!v.empty() && !(v == ".*" || v.front() == '+' || v.front() == '.' || v.front() == '-' || v.front() == '_' ||
-                      std::isalpha(static_cast<unsigned char>(v.front()))))
-    return std::nullopt;
-  return TorchVersion{parts[0], parts[1], parts[2]};
+  if (v.empty() || v == ".*" || v.front() == '+') return TorchVersion{parts[0], parts[1], parts[2]};
+  // Otherwise a PEP 440 pre/post/dev tag must follow: "rc1", ".post2", "-dev3".
+  if (v.front() == '.' || v.front() == '-' || v.front() == '_') v.remove_prefix(1);
+  size_t word = 0;
+  while (word < v.size() && std::isalpha(static_cast<unsigned char>(v[word]))) ++word;
+  static constexpr std::string_view tags[] = {"a", "b", "c", "rc", "alpha", "beta", "pre", "preview", "post", "rev", "r", "dev"};
+  for (auto t : tags)
+    if (v.substr(0, word) == t) return TorchVersion{parts[0], parts[1], parts[2]};
+  return std::nullopt;
 }
 
 bool TorchAllowance::allows_older_than(TorchVersion floor) const {

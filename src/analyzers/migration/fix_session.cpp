@@ -41,12 +41,23 @@ RewritePlan plan_fixes(const FixSessionInputs& in) {
   std::map<std::string, std::string> shown;      // normal path -> path as lint reported it
   std::map<std::string, std::vector<LegacyInclude>> legacy_lines;
   std::map<std::string, std::vector<std::string>> needed;  // headers of the replacements that went in
+  std::set<std::pair<std::string, std::string>> rewritten;  // (file, api) with a fix that went in
+  for (const auto& u : in.uses)
+    if (!u.is_include && u.fix && applied.count(key(*u.fix))) rewritten.emplace(normal_path(u.location.file), u.api);
+  auto resolved_by_follow = [&](const ApiUse& u, const std::string& file) {
+    for (const auto& t : u.follows)
+      if (rewritten.count({file, t})) return true;
+    return false;
+  };
   for (const auto& u : in.uses) {
     const std::string n = normal_path(u.location.file);
     shown.emplace(n, u.location.file);
     if (u.is_include) legacy_lines[n].push_back({u.location.line, u.api});
-    else if (!u.fix || !applied.count(key(*u.fix))) remaining.insert(n);
-    else if (!u.header.empty()) needed[normal_path(u.fix->file)].push_back(u.header);
+    else if (u.fix && applied.count(key(*u.fix))) {
+      if (!u.header.empty()) needed[normal_path(u.fix->file)].push_back(u.header);
+    } else if (!resolved_by_follow(u, n)) {
+      remaining.insert(n);
+    }
   }
   std::map<std::string, std::set<std::string>> included_by;
   for (const auto& [from, tos] : in.includes)

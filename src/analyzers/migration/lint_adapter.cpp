@@ -1,6 +1,7 @@
 #include "analyzers/migration/lint_adapter.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -49,7 +50,7 @@ private:
 bool is_migration_rule(const std::string& rule) { return rule == kApi || rule == kMacro || rule == kInclude; }
 
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
-                                   const BlockerCatalog& blockers, const std::vector<BoxedRegistration>& boxed) {
+                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites) {
   // One finding per place and API, preferring one that carries a fix-it.
   std::map<std::tuple<std::string, uint32_t, uint32_t, std::string>, const findings::Finding*> chosen;
   for (const auto& f : report.findings) {
@@ -70,7 +71,12 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     const std::string_view kind = f.rule == kMacro ? "macro" : u.is_include ? "header" : "";
     const auto match = replacements.find(u.api, kind);
     const Blocker* blocker = u.is_include ? nullptr : blockers.match(u.api);
-    const BoxedRegistration* box = u.fix ? find_boxed_registration(boxed, u.api) : nullptr;
+    const BoxedRegistration* box = u.fix ? rewrites.boxed_for(u.api) : nullptr;
+    const bool same_method = match && match->entry->style == source::ReplacementStyle::SameMethod;
+    if (const FollowRule* rule = u.fix || u.is_include ? nullptr : rewrites.follow_for(u.api, same_method)) {
+      u.follows = rule->after;
+      if (!rule->note.empty()) u.note = rule->note;
+    }
     if (box) {
       u.replacement = box->wrap;
       u.header = box->header;
@@ -104,20 +110,69 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     uses.push_back(std::move(u));
   }
 
-  // Includes: fixable by the header rewrite when nothing else in the file stays.
-  std::set<std::string> keeps_legacy;
+  // Uses a rewritten macro produced at its own place follow that macro.
+  std::map<std::tuple<std::string, uint32_t, uint32_t>, std::string> macro_fix_at;
   for (const auto& u : uses)
-    if (!u.is_include && u.disposition != Disposition::Fixable) keeps_legacy.insert(normal_path(u.location.file));
+    if (u.fix && !u.is_include && !u.replacement.empty())
+      macro_fix_at.emplace(std::make_tuple(normal_path(u.location.file), u.location.line, u.location.column), u.api);
   for (auto& u : uses) {
-    if (!u.is_include || u.disposition != Disposition::Manual || u.fix) continue;
-    if (!keeps_legacy.count(normal_path(u.location.file))) {
-      u.disposition = Disposition::Fixable;
-      u.note = "--fix replaces it with the stable headers the rewritten file uses.";
-    } else if (u.note.empty()) {
-      u.note = "Stays until the file's other legacy uses are gone.";
+    if (u.fix || u.is_include || !u.follows.empty()) continue;
+    auto it = macro_fix_at.find(std::make_tuple(normal_path(u.location.file), u.location.line, u.location.column));
+    if (it != macro_fix_at.end() && it->second != u.api) {
+      u.follows = {it->second};
+      u.note = "Produced by " + it->second + " here; it goes when that is rewritten.";
     }
   }
+  // A follower counts as the best rewrite it follows in its file.
+  std::map<std::pair<std::string, std::string>, Disposition> trigger;  // (file, api) -> best disposition
+  for (const auto& u : uses) {
+    if (u.disposition != Disposition::Fixable && u.disposition != Disposition::FixableUnsafe) continue;
+    auto key = std::make_pair(normal_path(u.location.file), u.api);
+    auto [it, fresh] = trigger.emplace(key, u.disposition);
+    if (!fresh && u.disposition == Disposition::Fixable) it->second = Disposition::Fixable;
+  }
+  for (auto& u : uses) {
+    if (u.follows.empty() || u.disposition == Disposition::Blocked) continue;
+    std::optional<Disposition> best;
+    for (const auto& t : u.follows) {
+      auto it = trigger.find(std::make_pair(normal_path(u.location.file), t));
+      if (it != trigger.end() && (!best || it->second == Disposition::Fixable)) best = it->second;
+    }
+    if (best) u.disposition = *best;
+  }
+
   return uses;
+}
+
+void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph) {
+  std::set<std::string> keeps_legacy;  // files with a use --fix leaves behind
+  for (const auto& u : uses)
+    if (!u.is_include && u.disposition != Disposition::Fixable) keeps_legacy.insert(normal_path(u.location.file));
+  std::map<std::string, std::set<std::string>> included_by;
+  for (const auto& [from, tos] : graph)
+    for (const auto& to : tos) included_by[to].insert(from);
+  auto still_needed = [&](const std::string& file) {
+    std::set<std::string> seen{file};
+    std::vector<std::string> stack{file};
+    while (!stack.empty()) {
+      const std::string cur = stack.back();
+      stack.pop_back();
+      if (keeps_legacy.count(cur)) return true;
+      for (const auto& up : included_by[cur])
+        if (seen.insert(up).second) stack.push_back(up);
+    }
+    return false;
+  };
+  for (auto& u : uses) {
+    if (!u.is_include || u.fix || u.disposition == Disposition::Blocked) continue;
+    if (!still_needed(normal_path(u.location.file))) {
+      u.disposition = Disposition::Fixable;
+      u.note = "--fix replaces it with the stable headers the rewritten file uses.";
+    } else {
+      u.disposition = Disposition::Manual;
+      if (u.note.empty()) u.note = "Stays until the other legacy uses of this file and its includers are gone.";
+    }
+  }
 }
 
 }  // namespace torchabi::migration

@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "analyzers/migration/blockers.h"
-#include "analyzers/migration/boxed_registrations.h"
+#include "analyzers/migration/include_graph.h"
+#include "analyzers/migration/migration_rewrites.h"
 #include "analyzers/migration/plan.h"
 #include "analyzers/source/replacements.h"
 #include "findings/finding.h"
@@ -19,10 +20,15 @@ bool is_migration_rule(const std::string& rule);
 
 // One ApiUse per migration finding of `report` (a use reported twice at one
 // place, once with a fix-it, counts once, with the fix-it). A fix-it inside a
-// macro definition does not count as fixable (--fix refuses it). An include
-// counts as fixable when everything else in its file is: --fix then replaces
-// it with the stable headers the file needs.
+// macro definition does not count as fixable (--fix refuses it). A use that follows another
+// rewrite (migration_rewrites.h), or that a rewritten macro produced at the
+// same place, counts as that rewrite does in its file.
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
-                                   const BlockerCatalog& blockers, const std::vector<BoxedRegistration>& boxed);
+                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites);
+
+// An include of a legacy header counts as fixable when every other use in its
+// file and in the project files that include it is: --fix then replaces it
+// with the stable headers the file needs. Otherwise it stays, and is manual.
+void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph);
 
 }  // namespace torchabi::migration

@@ -34,6 +34,9 @@ struct ApiUse {
   findings::Location location;
   bool is_include = false;              // an #include of a non-stable header
   std::optional<findings::FixIt> fix;   // lint's rewrite, when it has one
+  // Needs no edit of its own: it becomes stable once one of these APIs is
+  // rewritten in the same file (x.dim() once x's type is torch::stable::Tensor).
+  std::vector<std::string> follows;
 };
 
 struct Counts {

@@ -107,8 +107,28 @@ struct Walker {
     ref.range = via == Via::DeducedType ? tu.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(spelling(c).size()))
                                         : name_range(c);
     if (!ref.range.valid() || !tu.is_project_file(ref.range.file)) return;
-    if (via == Via::DeducedType) ref.variable = spelling(c);
-    if (via == Via::Spelled) {
+    if (via == Via::DeducedType) {
+      ref.variable = spelling(c);
+      // A variable declared by a macro's expansion (AT_DISPATCH's `the_type`).
+      if (const std::string* m = produced_by_macro(c, ref.range)) {
+        ref.via = Via::MacroBody;
+        ref.macro = *m;
+        ref.range.end = ref.range.begin + static_cast<uint32_t>(m->size());
+      }
+    }
+    if (via == Via::Spelled && pasted_scoped_enumerator(decl, ref)) {
+      // `CPU` in TORCH_LIBRARY_IMPL(ns, CPU, m): a scoped enumerator cannot be
+      // written unqualified, so the macro pasted its qualifier.
+      for (const auto& u : tu.macro_uses())
+        if (u.invocation_range.file == ref.range.file && u.invocation_range.begin <= ref.range.begin &&
+            ref.range.end <= u.invocation_range.end) {
+          ref.via = Via::MacroBody;
+          ref.macro = u.name;
+          ref.range = u.range;
+          break;
+        }
+    }
+    if (ref.via == Via::Spelled) {
       if (const std::string* m = produced_by_macro(c, ref.range)) {
         // Unless the macro's name is the name itself (`#define f f`), the
         // text at this position is the macro, not the declaration's name.
@@ -131,6 +151,14 @@ struct Walker {
       if (c.kind == CXCursor_MemberRefExpr && parent.kind == CXCursor_CallExpr) member_call(c, parent, ref);
     }
     out.push_back(std::move(ref));
+  }
+
+  bool pasted_scoped_enumerator(CXCursor decl, const Reference& ref) {
+    if (decl.kind != CXCursor_EnumConstantDecl) return false;
+    CXCursor parent = clang_getCursorSemanticParent(decl);
+    if (parent.kind != CXCursor_EnumDecl || !clang_EnumDecl_isScoped(parent)) return false;
+    std::string_view text = tu.file_text(ref.range.file);
+    return ref.range.begin < 2 || text.substr(ref.range.begin - 2, 2) != "::";
   }
 
   void member_call(CXCursor member, CXCursor call, Reference& ref) {

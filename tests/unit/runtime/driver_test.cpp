@@ -31,7 +31,7 @@ TEST(RuntimeDriver, CorrectExtensionPassesItsCases) {
   EXPECT_EQ(r.fact("extension_build_version"), "2.10");
   EXPECT_EQ(r.fact("op good::scale_"), "scale_(Tensor(a!) self, float factor) -> Tensor(a!) [CPU]");
   EXPECT_EQ(r.fact("op good::dtype_name"), "dtype_name(Tensor x) -> str [CompositeExplicitAutograd]");
-  EXPECT_THAT(r.fact("libraries"), HasSubstr("STABLE_TORCH_LIBRARY_IMPL(good, CPU) at "));
+  EXPECT_THAT(r.fact("library STABLE_TORCH_LIBRARY_IMPL(good, CPU)"), HasSubstr("good_ops.cpp:"));
   EXPECT_EQ(r.fact("runtime"), "torchabi reference runtime behaving as PyTorch 2.14");
 }
 
@@ -125,7 +125,7 @@ TEST(RuntimeDriver, SegfaultBecomesAFindingWithTheExtensionsOutput) {
                                    "bad_segfault::crash crashed with SIGSEGV (segmentation fault)"));
   EXPECT_THAT(r.report.findings[0].notes,
               ElementsAre("faulting address 0x0",
-                          "last output of the extension:\nbad_segfault: about to write through a null pointer"));
+                          "extension output: bad_segfault: about to write through a null pointer"));
 }
 
 TEST(RuntimeDriver, HangIsKilledAtTheTimeLimit) {
@@ -249,6 +249,16 @@ TEST(RuntimeDriver, ReleaseOutsideTheCatalogIsAnInputError) {
     EXPECT_EQ(e.line(), "--torch-version: the reference runtime behaves as PyTorch 2.9 to 2.14; 2.3 is outside what "
                         "the rules know");
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(RuntimeDriver, TorchLibrariesInDtNeededAreSatisfiedByStandIns) {
+  auto r = run("linked_to_libtorch");
+  EXPECT_THAT(r.lines, IsEmpty());
+  EXPECT_EQ(r.subject().verdict, "PASSED");
 }
 
 }  // namespace

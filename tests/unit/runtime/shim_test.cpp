@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <set>
 
 #include "analyzers/runtime/shim/control.h"
 #include "analyzers/runtime/shim/shim_declarations.h"
@@ -310,6 +312,22 @@ TEST_F(ShimTest, InvokeReportsProtocolMistakes) {
 
   control().invoke(returns_new_for_inplace, unary("inplace_", true), {rt::Value::of_tensor(x)});
   EXPECT_TRUE(has_event(events(), rt::EventKind::InplaceAlias, "must be argument 'x' itself"));
+}
+
+TEST_F(ShimTest, EveryAtenOpInTheRulesHasAReferenceImplementation) {
+  std::ifstream in(TORCHABI_ATEN_OPS_TSV);
+  ASSERT_TRUE(in) << TORCHABI_ATEN_OPS_TSV;
+  auto implemented = control().aten_implemented();
+  std::set<std::string> have(implemented.begin(), implemented.end());
+  std::string line;
+  size_t rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::string name = line.substr(0, line.find('('));
+    ++rows;
+    EXPECT_TRUE(have.count(name)) << name << " is listed in aten_ops.tsv but has no reference implementation";
+  }
+  EXPECT_EQ(rows, have.size()) << "every reference implementation is listed in aten_ops.tsv";
 }
 
 }  // namespace

@@ -56,8 +56,9 @@ CaseFile load_case_file(const std::string& path) {
     if (c.op.find("::") == std::string::npos)
       throw InputError(at(path, n["op"]), "op '" + c.op + "' must be qualified with its namespace (ns::name)");
     if (!names.insert(c.name).second) throw InputError(at(path, n), "two cases are named '" + c.name + "'");
-    c.inputs = n["inputs"];
-    if (c.inputs && !c.inputs.IsSequence() && !c.inputs.IsMap() && !c.inputs.IsNull())
+    // (A missing key yields an invalid node, which must not be assigned.)
+    if (n["inputs"]) c.inputs = n["inputs"];
+    if (!c.inputs.IsSequence() && !c.inputs.IsMap() && !c.inputs.IsNull())
       throw InputError(at(path, c.inputs), "'inputs' must be a list (schema order) or a map (by argument name)");
     if (YAML::Node e = n["expect"]) {
       if (!e.IsMap()) throw InputError(at(path, e), "'expect' must be a map with 'outputs' or 'error'");

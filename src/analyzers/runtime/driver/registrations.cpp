@@ -27,10 +27,15 @@ ProtoFinding registration_finding(const std::string& op, const std::string& mess
   return f;
 }
 
-std::string site(const rt::LibraryRecord& lib) {
+// "STABLE_TORCH_LIBRARY_IMPL(myops, CPU)"
+std::string site_name(const rt::LibraryRecord& lib) {
   std::string s = std::string(rt::to_string(lib.kind)) + "(" + lib.ns;
   if (lib.kind == rt::LibraryKind::Impl) s += ", " + lib.dispatch_key;
-  s += ")";
+  return s + ")";
+}
+
+std::string site(const rt::LibraryRecord& lib) {
+  std::string s = site_name(lib);
   if (!lib.file.empty()) s += " at " + lib.file + ":" + std::to_string(lib.line);
   return s;
 }
@@ -42,13 +47,12 @@ RegistrationReport analyze_registrations(const rt::Registrations& regs) {
   std::map<uint64_t, const rt::LibraryRecord*> libs;
   for (const auto& lib : regs.libraries) libs[lib.id] = &lib;
 
-  std::vector<std::string> lib_lines;
-  for (const auto& lib : regs.libraries)
-    lib_lines.push_back(site(lib) + (lib.deleted ? " (deleted while loading)" : ""));
-  if (!lib_lines.empty()) {
-    std::string joined;
-    for (const auto& l : lib_lines) joined += (joined.empty() ? "" : "; ") + l;
-    out.facts.emplace_back("libraries", joined);
+  if (regs.libraries.empty())
+    out.facts.emplace_back("registrations", "none: the extension created no library while loading (no "
+                                            "STABLE_TORCH_LIBRARY block ran), so it has no ops to run");
+  for (const auto& lib : regs.libraries) {
+    std::string where = lib.file.empty() ? "(no source location)" : lib.file + ":" + std::to_string(lib.line);
+    out.facts.emplace_back("library " + site_name(lib), where + (lib.deleted ? " (deleted while loading)" : ""));
   }
 
   std::set<std::string> defined;

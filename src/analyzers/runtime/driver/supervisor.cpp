@@ -258,8 +258,15 @@ private:
     return buf;
   }
 
+  // The last lines the extension printed (an abort message, a failed assert).
   void attach_output(ProtoFinding& f, const ChildRun& r) const {
-    if (!r.output_tail.empty()) f.notes.push_back("last output of the extension:\n" + r.output_tail);
+    size_t start = 0;
+    while (start < r.output_tail.size()) {
+      size_t nl = r.output_tail.find('\n', start);
+      f.notes.push_back("extension output: " + r.output_tail.substr(start, nl == std::string::npos ? nl : nl - start));
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
   }
 
   void load_failure(const ChildRun& r) {
@@ -352,7 +359,9 @@ private:
       else ++other;
       subject_.facts.emplace_back((plan_.cases ? "case " : "") + planned_[i].value("name", ""), s);
     }
-    std::string summary = std::to_string(planned_.size()) + (plan_.cases ? " cases" : " smoke calls") + ": " +
+    const char* noun = plan_.cases ? (planned_.size() == 1 ? " case" : " cases")
+                                   : (planned_.size() == 1 ? " smoke call" : " smoke calls");
+    std::string summary = std::to_string(planned_.size()) + noun + ": " +
                           std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
     if (other) summary += ", " + std::to_string(other) + " not run";
     subject_.facts.emplace_back("calls", summary);

@@ -5,6 +5,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "analyzers/runtime/shim/invoke.h"
 #include "analyzers/runtime/shim/registry.h"
 
 namespace torchabi::runtime {
@@ -58,6 +59,7 @@ bool decode_code(StableIValue bits, const TypeDesc& t, int64_t max_code, Value& 
 std::string to_hex(uint64_t bits) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(bits));
+  if (bits == kUnwrittenSlot) return std::string(buf) + " (torchabi's marker for a slot past the arguments)";
   return buf;
 }
 

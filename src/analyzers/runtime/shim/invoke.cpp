@@ -89,7 +89,13 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
 
   const uint64_t frame = open_frame();
   std::vector<StableIValue> original(n, kUnwrittenSlot);
-  for (size_t i = 0; i < n_args; ++i) original[i] = encode(args[i], sig.args[i].type, arg_label(sig, i));
+  try {
+    for (size_t i = 0; i < n_args; ++i) original[i] = encode(args[i], sig.args[i].type, arg_label(sig, i));
+  } catch (...) {
+    for (HandleRecord* rec : live_handles_of(frame)) release_handle(rec, rec->kind, "torchabi (a failed call)");
+    close_frame(frame);
+    throw;
+  }
   std::memcpy(stack, original.data(), n * sizeof(StableIValue));
 
   StackFrameInfo& info = active.frames[depth];

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analyzers/runtime/shim/invoke.h"
 #include "analyzers/runtime/shim/journal.h"
 
 namespace torchabi::runtime {
@@ -15,6 +16,9 @@ struct Registry {
   std::unordered_map<uintptr_t, HandleRecord*> records;
   uint64_t next_id = 1;
   std::vector<uint64_t> frames;  // open frames, innermost last
+  // Handles created in each open frame, so a call's leak check does not scan
+  // every handle the process ever made.
+  std::unordered_map<uint64_t, std::vector<HandleRecord*>> created_in;
   uint64_t next_frame = 1;
 };
 
@@ -30,6 +34,7 @@ Handle add(HandleRecord* rec) {
   rec->id = r.next_id++;
   rec->frame = r.frames.empty() ? 0 : r.frames.back();
   r.records.emplace(reinterpret_cast<uintptr_t>(rec), rec);
+  if (rec->frame) r.created_in[rec->frame].push_back(rec);
   return reinterpret_cast<Handle>(rec);
 }
 
@@ -93,6 +98,9 @@ HandleRecord* use_handle(const void* h, HandleKind kind, const char* fn) {
   if (!rec || rec->kind != kind) {
     std::string what = h == nullptr ? "a null " + std::string(to_string(kind)) + " handle"
                                     : hex(h) + ", which is not a " + to_string(kind) + " handle";
+    if (reinterpret_cast<uintptr_t>(h) == kUnwrittenSlot)
+      what += " (it is the marker torchabi puts in stack slots past the arguments: the kernel read a stack slot "
+              "at or beyond num_args)";
     if (rec) what += " (it is " + rec->describe() + ")";
     record(EventKind::InvalidHandle, fn, std::string("passed ") + what);
     set_last_error(std::string(fn) + ": invalid " + to_string(kind) + " handle");
@@ -140,6 +148,7 @@ void close_frame(uint64_t frame) {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.frames.erase(std::remove(r.frames.begin(), r.frames.end(), frame), r.frames.end());
+  r.created_in.erase(frame);
 }
 
 uint64_t current_frame() {
@@ -152,8 +161,10 @@ std::vector<HandleRecord*> live_handles_of(uint64_t frame) {
   auto& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   std::vector<HandleRecord*> out;
-  for (auto& [_, rec] : r.records)
-    if (rec->alive && rec->frame == frame) out.push_back(rec);
+  auto it = r.created_in.find(frame);
+  if (it == r.created_in.end()) return out;
+  for (HandleRecord* rec : it->second)
+    if (rec->alive) out.push_back(rec);
   std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->id < b->id; });
   return out;
 }

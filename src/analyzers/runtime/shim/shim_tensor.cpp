@@ -201,12 +201,19 @@ TORCHABI_SHIM AOTITorchError aoti_torch__alloc_from_pool(AtenTensorHandle self, 
     Tensor pool = tensor_arg(self, fn);
     require_out(ret_new_tensor);
     size_t es = dtype_info(dtype).size;
-    if (es == 0 || offset_bytes % static_cast<int64_t>(es) != 0)
-      throw std::invalid_argument("offset_bytes must be a multiple of the element size");
-    auto view = aten::as_strided(aten::view_dtype(pool, pool->dtype), int_array(sizes_ptr, ndim),
-                                 int_array(strides_ptr, ndim), 0);
+    if (es == 0) throw std::invalid_argument("unknown dtype code " + std::to_string(dtype));
+    if (offset_bytes < 0 || offset_bytes % static_cast<int64_t>(es) != 0)
+      throw std::invalid_argument("offset_bytes must be a non-negative multiple of the element size");
+    auto view = std::make_shared<TensorImpl>(*pool);
     view->dtype = dtype;
+    view->sizes = int_array(sizes_ptr, ndim);
+    view->strides = int_array(strides_ptr, ndim);
     view->storage_offset = offset_bytes / static_cast<int64_t>(es);
+    int64_t last = view->storage_offset;
+    for (int64_t d = 0; d < ndim; ++d) last += (view->sizes[d] - 1) * view->strides[d];
+    if (view->numel() > 0 && pool->storage &&
+        static_cast<size_t>((last + 1) * static_cast<int64_t>(es)) > pool->storage->nbytes)
+      throw std::invalid_argument("the requested tensor does not fit in the pool's storage");
     *ret_new_tensor = new_tensor_handle(view, fn);
   });
 }

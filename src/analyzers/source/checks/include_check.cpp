@@ -98,9 +98,10 @@ private:
     add_help(ctx, d, f, true);
     auto chain = ctx.tu.include_chain(d.includer);
     if (!chain.empty()) {
-      std::string s = display_path(ctx.tu.main_file());
-      for (const auto* c : chain) s += " -> " + where(*c);
-      f.notes.push_back("this header is included from " + s);
+      // Innermost first, as compilers print "In file included from".
+      std::string s;
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) s += (s.empty() ? "" : ", from ") + where(**it);
+      f.notes.push_back("in a header included from " + s);
     }
     ctx.report(std::move(f));
   }

@@ -181,8 +181,9 @@ private:
         f.location = location_of(r);
         f.location.symbol = kName;
         f.message = "#undef TORCH_TARGET_VERSION: " +
-                    (end_line ? "lines " + std::to_string(d.line + 1) + "-" + std::to_string(end_line - 1)
-                              : "the rest of this file") +
+                    (!end_line                    ? std::string("the rest of this file")
+                     : end_line == d.line + 2      ? "line " + std::to_string(d.line + 1)
+                                                   : "lines " + std::to_string(d.line + 1) + "-" + std::to_string(end_line - 1)) +
                     " compile without the stable headers' version guards, outside the stable ABI guarantee";
         std::string included;
         for (const auto& inc : ctx.tu.includes()) {

@@ -64,9 +64,12 @@ public:
   void run(CheckContext& ctx) override {
     std::set<std::tuple<std::string, uint32_t, std::string>> seen;
     std::set<std::string> macros_with_torch_body = project_macros_using_torch_macros(ctx);
-    for (const auto& [ref, cls] : ctx.classified_references()) {
-      if (cls != ApiClass::Unstable) continue;
+    std::vector<const Reference*> unstable;
+    for (const auto& [ref, cls] : ctx.classified_references())
+      if (cls == ApiClass::Unstable) unstable.push_back(ref);
+    for (const Reference* ref : unstable) {
       const Reference& r = *ref;
+      if (r.via == Via::Spelled && is_qualifier_of_another(r, unstable)) continue;
       if (r.via == Via::MacroBody) {
         // Torch's own macros are reported by source-unstable-macro; a project
         // macro built on one of them is reported at its #define.
@@ -80,6 +83,17 @@ public:
   }
 
 private:
+  // `c10::ScalarType` in `c10::ScalarType::Float` is reported as part of the
+  // enumerator, whose fix rewrites the whole qualified name.
+  static bool is_qualifier_of_another(const Reference& r, const std::vector<const Reference*>& all) {
+    for (const Reference* o : all) {
+      if (o == &r || o->via != Via::Spelled || o->qualified_range.file != r.range.file) continue;
+      if (o->range.begin != r.range.begin && r.range.begin >= o->qualified_range.begin && r.range.end <= o->range.begin)
+        return true;
+    }
+    return false;
+  }
+
   static std::string macro_definition_file(CheckContext& ctx, const Reference& r) {
     for (const auto& u : ctx.tu.macro_uses())
       if (u.range.file == r.range.file && u.range.begin == r.range.begin) return u.def_file;

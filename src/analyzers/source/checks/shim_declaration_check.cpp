@@ -160,8 +160,8 @@ public:
 
       std::string difference;
       if (mine.params.size() != proto->params.size()) {
-        difference = "it takes " + std::to_string(mine.params.size()) + " parameters, the stable ABI's takes " +
-                     std::to_string(proto->params.size());
+        auto count = [](size_t n) { return std::to_string(n) + (n == 1 ? " parameter" : " parameters"); };
+        difference = "it takes " + count(mine.params.size()) + ", the stable ABI's takes " + count(proto->params.size());
       } else {
         if (!typedefs) typedefs.emplace(ctx.tu);
         auto same = [&](const std::string& written, const std::string& canon, const std::string& expected) {

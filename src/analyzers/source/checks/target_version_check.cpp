@@ -84,13 +84,14 @@ public:
     if (target && !target->error.empty()) report_implausible(ctx, *target);
     std::vector<Use> uses = collect_uses(ctx);
     if (target && target->version) {
+      // Errors first: when a guard hid the API, clang's message is the better note.
       std::set<std::tuple<std::string, uint32_t, std::string>> seen;
+      translate_guard_errors(ctx, *target, seen);
       for (const auto& u : uses) {
         if (u.baseline || u.since <= *target->version) continue;
         if (!seen.emplace(u.range.file, u.range.begin, u.api).second) continue;
         report_after_target(ctx, *target, u.api, u.since, location_of(u.range), u.how);
       }
-      translate_guard_errors(ctx, *target, seen);
     }
     summarize(ctx, target, uses);
   }
@@ -262,6 +263,9 @@ private:
       s.floor = ctx.env.stable_apis.baseline();
       s.floor_is_baseline = true;
       s.loads_on = "lowest TORCH_TARGET_VERSION: " + s.floor->str() + " (" + s.floor->hex() + "); nothing newer is used";
+      if (target && target->version && *target->version > *s.floor)
+        s.facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + s.floor->str() +
+                                         " and the extension would load on more releases");
       return;
     }
     s.floor = floor;

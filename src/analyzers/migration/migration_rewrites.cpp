@@ -1,4 +1,4 @@
-#include "analyzers/migration/boxed_registrations.h"
+#include "analyzers/migration/migration_rewrites.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -20,7 +20,9 @@ public:
     for (const auto& [ref, cls] : ctx.classified_references()) {
       const source::Reference& r = *ref;
       if (r.via != source::Via::Spelled || r.argument_ranges.size() != 2) continue;
-      const BoxedRegistration* rule = find_boxed_registration(rules_, r.qualified);
+      const BoxedRegistration* rule = nullptr;
+      for (const auto& b : rules_)
+        if (b.method == r.qualified) rule = &b;
       if (!rule) continue;
       const source::Range& arg = r.argument_ranges[1];
       if (!arg.valid() || arg.file != r.range.file || arg.end <= arg.begin) continue;
@@ -47,13 +49,30 @@ private:
 
 }  // namespace
 
-std::vector<BoxedRegistration> parse_boxed_registrations(std::string_view yaml, const std::string& where) {
-  std::vector<BoxedRegistration> out;
+namespace {
+
+std::vector<std::string> strings(const YAML::Node& n) {
+  std::vector<std::string> out;
+  if (n && n.IsSequence())
+    for (const auto& x : n) out.push_back(x.as<std::string>());
+  return out;
+}
+
+bool name_matches(const std::string& pattern, std::string_view name) {
+  if (!pattern.empty() && pattern.back() == '*')
+    return name.substr(0, pattern.size() - 1) == std::string_view(pattern).substr(0, pattern.size() - 1);
+  return name == pattern;
+}
+
+}  // namespace
+
+MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::string& where) {
+  MigrationRewrites out;
   try {
     YAML::Node root = YAML::Load(std::string(yaml));
-    const YAML::Node list = root["boxed_registrations"];
-    if (!list || !list.IsSequence()) throw InputError(where, "expected a 'boxed_registrations' list");
-    for (const auto& n : list) {
+    const YAML::Node boxed = root["boxed_registrations"];
+    if (!boxed || !boxed.IsSequence()) throw InputError(where, "expected a 'boxed_registrations' list");
+    for (const auto& n : boxed) {
       BoxedRegistration b;
       b.method = n["method"].as<std::string>("");
       b.wrap = n["wrap"].as<std::string>("");
@@ -61,14 +80,24 @@ std::vector<BoxedRegistration> parse_boxed_registrations(std::string_view yaml, 
       b.note = n["note"].as<std::string>("");
       const std::string fix = n["fix"].as<std::string>("");
       if (b.method.empty() || b.wrap.empty() || (fix != "safe" && fix != "unsafe"))
-        throw InputError(where, "entry '" + b.method + "' needs method, wrap and fix: safe|unsafe");
+        throw InputError(where, "boxed registration '" + b.method + "' needs method, wrap and fix: safe|unsafe");
       b.safe = fix == "safe";
       if (n["since"]) {
         auto v = TorchVersion::parse_dotted(n["since"].as<std::string>());
-        if (!v) throw InputError(where, "entry '" + b.method + "': since is not a release");
+        if (!v) throw InputError(where, "boxed registration '" + b.method + "': since is not a release");
         b.since = *v;
       }
-      out.push_back(std::move(b));
+      out.boxed.push_back(std::move(b));
+    }
+    for (const auto& n : root["follow_rewrites"]) {
+      FollowRule f;
+      f.apis = strings(n["apis"]);
+      f.same_method = n["same_method"].as<bool>(false);
+      f.after = strings(n["after"]);
+      f.note = n["note"].as<std::string>("");
+      if ((f.apis.empty() && !f.same_method) || f.after.empty())
+        throw InputError(where, "every follow rule needs 'after' and 'apis' (or same_method: true)");
+      out.follows.push_back(std::move(f));
     }
   } catch (const YAML::Exception& e) {
     throw InputError(where, std::string("malformed YAML: ") + e.what());
@@ -76,13 +105,22 @@ std::vector<BoxedRegistration> parse_boxed_registrations(std::string_view yaml, 
   return out;
 }
 
-std::vector<BoxedRegistration> load_boxed_registrations(const inputs::RulesSource& src) {
-  return parse_boxed_registrations(src.require(kFile), src.describe() + "/" + kFile);
+MigrationRewrites MigrationRewrites::load(const inputs::RulesSource& src) {
+  return parse(src.require(kFile), src.describe() + "/" + kFile);
 }
 
-const BoxedRegistration* find_boxed_registration(const std::vector<BoxedRegistration>& rules, std::string_view method) {
-  for (const auto& r : rules)
+const BoxedRegistration* MigrationRewrites::boxed_for(std::string_view method) const {
+  for (const auto& r : boxed)
     if (r.method == method) return &r;
+  return nullptr;
+}
+
+const FollowRule* MigrationRewrites::follow_for(std::string_view api, bool same_method) const {
+  for (const auto& f : follows) {
+    if (same_method && f.same_method) return &f;
+    for (const auto& a : f.apis)
+      if (name_matches(a, api)) return &f;
+  }
   return nullptr;
 }
 

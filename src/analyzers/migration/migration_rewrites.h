@@ -1,0 +1,61 @@
+// What --fix knows beyond lint's fix-its, read from
+// rules/api/migration_rewrites.yaml:
+//
+// - boxed registrations: `m.impl("op", &kernel)` becomes
+//   `m.impl("op", TORCH_BOX(&kernel))`, so that together with lint's
+//   TORCH_LIBRARY_IMPL -> STABLE_TORCH_LIBRARY_IMPL rewrite the block
+//   registers boxed kernels. Lint reports the call but has no fix for it: the
+//   rewrite wraps an argument rather than renaming a name.
+// - follow rules: uses that need no edit of their own because another rewrite
+//   in the same file makes them stable (`x.dim()` once x is a
+//   torch::stable::Tensor; `m.def(...)` once the block is STABLE_TORCH_LIBRARY).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/version.h"
+
+namespace torchabi::inputs {
+class RulesSource;
+}
+
+namespace torchabi::migration {
+
+struct BoxedRegistration {
+  std::string method;  // "torch::Library::impl"
+  std::string wrap;    // "TORCH_BOX"
+  std::string header;
+  std::optional<TorchVersion> since;
+  bool safe = false;
+  std::string note;
+};
+
+struct FollowRule {
+  std::vector<std::string> apis;   // names; a trailing "*" matches any suffix
+  bool same_method = false;        // also every replacements.yaml entry of style same-method
+  std::vector<std::string> after;  // the rewrites (legacy API names) that make them stable
+  std::string note;
+};
+
+struct MigrationRewrites {
+  std::vector<BoxedRegistration> boxed;
+  std::vector<FollowRule> follows;
+
+  static MigrationRewrites load(const inputs::RulesSource& src);
+  static MigrationRewrites parse(std::string_view yaml, const std::string& where);
+
+  const BoxedRegistration* boxed_for(std::string_view method) const;
+  // The rule a use of `api` follows, if any; `same_method` says whether its
+  // replacements.yaml entry has style same-method.
+  const FollowRule* follow_for(std::string_view api, bool same_method) const;
+};
+
+// Adds to every lint run in this process a check that reports each boxed
+// registration call (rule source-unstable-api, like lint's own finding for
+// it) with the fix-it that wraps its kernel argument.
+void register_boxed_registration_check(std::vector<BoxedRegistration> rules);
+
+}  // namespace torchabi::migration

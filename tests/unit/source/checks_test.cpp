@@ -1,0 +1,279 @@
+// Every lint check on its fires/clean fixture pair (fixtures/lint/<rule>/),
+// asserting the exact findings: rule, line and column, plus the facts that
+// matter for each rule (replacement, fix, chain, version).
+#include <gtest/gtest.h>
+
+#include "test_helpers.h"
+
+namespace torchabi::source::test {
+namespace {
+
+using Positions = std::vector<std::pair<uint32_t, uint32_t>>;
+
+std::string text_at(const findings::FixIt& fix) {
+  std::string content = read_file(fix.file);
+  return content.substr(fix.begin_offset, fix.end_offset - fix.begin_offset);
+}
+
+TEST(UnstableInclude, DirectThroughProjectHeaderAndThroughThirdPartyHeader) {
+  const std::string dir = lint_fixture("source-unstable-include");
+  TuResult r = lint_file(dir + "/fires.cpp");
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(positions(r, "source-unstable-include", dir + "/fires.cpp"), (Positions{{4, 1}, {6, 1}}));
+  EXPECT_EQ(positions(r, "source-unstable-include", dir + "/helpers.h"), (Positions{{2, 1}}));
+
+  const findings::Finding* through_project = find_finding(r, "source-unstable-include", 2, 1);
+  ASSERT_NE(through_project, nullptr);
+  EXPECT_EQ(through_project->location.symbol, "c10/core/ScalarType.h");
+  ASSERT_EQ(through_project->notes.size(), 1u);
+  EXPECT_NE(through_project->notes[0].find("fires.cpp:5"), std::string::npos) << through_project->notes[0];
+  ASSERT_TRUE(through_project->fix.has_value());
+  EXPECT_EQ(through_project->fix->replacement, "torch/headeronly/core/ScalarType.h");
+  EXPECT_EQ(text_at(*through_project->fix), "c10/core/ScalarType.h");
+
+  const findings::Finding* third_party = find_finding(r, "source-unstable-include", 6, 1);
+  ASSERT_NE(third_party, nullptr);
+  EXPECT_EQ(third_party->location.symbol, "c10/util/Exception.h");
+  EXPECT_NE(third_party->message.find("<thirdparty/tensor_utils.h>"), std::string::npos) << third_party->message;
+  ASSERT_EQ(third_party->notes.size(), 1u);
+  EXPECT_NE(third_party->notes[0].find("tensor_utils.h:4 <c10/util/Exception.h>"), std::string::npos)
+      << third_party->notes[0];
+  EXPECT_FALSE(third_party->fix.has_value());
+  EXPECT_EQ(r.subject.verdict, "UNSTABLE");
+}
+
+TEST(UnstableInclude, StableHeadersOnlyIsClean) {
+  TuResult r = lint_file(lint_fixture("source-unstable-include/clean.cpp"));
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_TRUE(positions(r, "source-unstable-include").empty());
+  EXPECT_EQ(r.subject.verdict, "STABLE");
+}
+
+// One parse of the 1.13 ATen fixture serves every reference test.
+class UnstableApi : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { result_ = new TuResult(lint_file(lint_fixture("source-unstable-api/fires.cpp"))); }
+  static void TearDownTestSuite() { delete result_; }
+  static TuResult* result_;
+};
+TuResult* UnstableApi::result_ = nullptr;
+
+TEST_F(UnstableApi, EveryUseIsReportedOnce) {
+  EXPECT_EQ(positions(*result_, "source-unstable-api"),
+            (Positions{{4, 17}, {5, 9}, {7, 1}, {7, 10}, {8, 8}, {8, 14}, {9, 3}, {9, 22}}));
+}
+
+TEST_F(UnstableApi, UsingNamespaceAtResolvesTensorToAtTensor) {
+  const findings::Finding* f = find_finding(*result_, "source-unstable-api", 7, 1);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->location.symbol, "at::Tensor");
+  ASSERT_TRUE(f->fix.has_value());
+  EXPECT_EQ(text_at(*f->fix), "Tensor");
+  EXPECT_EQ(f->fix->replacement, "torch::stable::Tensor");
+  EXPECT_EQ(f->fix->safety, findings::FixSafety::Safe);
+  const findings::Finding* directive = find_finding(*result_, "source-unstable-api", 4, 17);
+  ASSERT_NE(directive, nullptr);
+  EXPECT_EQ(directive->location.symbol, "at");
+}
+
+TEST_F(UnstableApi, TypedefAutoAndConstantsAreResolved) {
+  const findings::Finding* td = find_finding(*result_, "source-unstable-api", 5, 9);
+  ASSERT_NE(td, nullptr);
+  EXPECT_EQ(td->location.symbol, "at::Tensor");
+  ASSERT_TRUE(td->fix.has_value());
+  EXPECT_EQ(text_at(*td->fix), "at::Tensor");
+
+  const findings::Finding* deduced = find_finding(*result_, "source-unstable-api", 8, 8);
+  ASSERT_NE(deduced, nullptr);
+  EXPECT_NE(deduced->message.find("'y' has the deduced type at::Tensor"), std::string::npos) << deduced->message;
+
+  const findings::Finding* k = find_finding(*result_, "source-unstable-api", 9, 22);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->location.symbol, "c10::kFloat");
+  ASSERT_TRUE(k->fix.has_value());
+  EXPECT_EQ(text_at(*k->fix), "at::kFloat");
+  EXPECT_EQ(k->fix->replacement, "torch::headeronly::kFloat");
+}
+
+TEST_F(UnstableApi, TensorMethodBecomesStableOpWithExactRewrite) {
+  const findings::Finding* f = find_finding(*result_, "source-unstable-api", 8, 14);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->location.symbol, "at::Tensor::transpose");
+  ASSERT_TRUE(f->fix.has_value());
+  EXPECT_EQ(text_at(*f->fix), "x.transpose(0, 1)");
+  EXPECT_EQ(f->fix->replacement, "torch::stable::transpose(x, 0, 1)");
+  EXPECT_EQ(f->fix->safety, findings::FixSafety::Unsafe);
+}
+
+TEST(UnstableApiClean, StableCodeHasNoFindings) {
+  TuResult r = lint_file(lint_fixture("source-unstable-api/clean.cpp"));
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+  EXPECT_EQ(r.subject.verdict, "STABLE");
+}
+
+TEST(UnstableMacro, ExpansionsAndProjectMacroDefinitions) {
+  TuResult r = lint_file(lint_fixture("source-unstable-macro/fires.cpp"));
+  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{4, 27}, {7, 3}, {9, 16}}));
+  // The uses of CHECK_POSITIVE and TORCH_CHECK's expansion are not reported again.
+  EXPECT_TRUE(positions(r, "source-unstable-api").empty());
+  const findings::Finding* check = find_finding(r, "source-unstable-macro", 7, 3);
+  ASSERT_NE(check, nullptr);
+  ASSERT_TRUE(check->fix.has_value());
+  EXPECT_EQ(text_at(*check->fix), "TORCH_CHECK");
+  EXPECT_EQ(check->fix->replacement, "STD_TORCH_CHECK");
+  EXPECT_EQ(check->fix->safety, findings::FixSafety::Safe);
+  const findings::Finding* error = find_finding(r, "source-unstable-macro", 9, 16);
+  ASSERT_NE(error, nullptr);
+  ASSERT_TRUE(error->fix.has_value());
+  EXPECT_EQ(text_at(*error->fix), "AT_ERROR(");
+  EXPECT_EQ(error->fix->replacement, "STD_TORCH_CHECK(false, ");
+}
+
+TEST(UnstableMacro, StableMacroIsClean) {
+  TuResult r = lint_file(lint_fixture("source-unstable-macro/clean.cpp"));
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(TargetImplausible, HexWithDecimalMinorShowsIntendedValue) {
+  TuResult r = lint_file(lint_fixture("version-target-implausible/fires.cpp"));
+  ASSERT_EQ(positions(r, "version-target-implausible"), (Positions{{2, 30}}));
+  const findings::Finding& f = r.findings.front();
+  EXPECT_NE(f.message.find("decodes to 2.16"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("0x020a000000000000"), std::string::npos) << f.message;
+  ASSERT_TRUE(f.fix.has_value());
+  EXPECT_EQ(text_at(*f.fix), "0x0210000000000000");
+  EXPECT_EQ(f.fix->replacement, "0x020a000000000000");
+}
+
+TEST(TargetImplausible, ValidTargetIsClean) {
+  TuResult r = lint_file(lint_fixture("version-target-implausible/clean.cpp"));
+  EXPECT_TRUE(r.findings.empty());
+  ASSERT_FALSE(r.subject.facts.empty());
+  EXPECT_NE(r.subject.facts[0].second.find("2.10 (0x020a000000000000)"), std::string::npos);
+}
+
+TEST(ApiAfterTarget, GuardHiddenApiIsTranslatedFromTheCompileError) {
+  TuResult r = lint_file(lint_fixture("version-api-after-target/fires.cpp"));
+  ASSERT_EQ(positions(r, "version-api-after-target"), (Positions{{7, 25}}));
+  const findings::Finding& f = *find_finding(r, "version-api-after-target", 7, 25);
+  EXPECT_EQ(f.location.symbol, "torch_dtype_float8_e8m0fnu");
+  EXPECT_NE(f.message.find("introduced in PyTorch 2.11, but TORCH_TARGET_VERSION is 2.10"), std::string::npos) << f.message;
+  bool clang_note = false;
+  for (const auto& n : f.notes) clang_note |= n.find("undeclared identifier") != std::string::npos;
+  EXPECT_TRUE(clang_note);
+}
+
+TEST(ApiAfterTarget, DeclaredApiNewerThanALateTargetIsFoundInTheAst) {
+  TuResult r = lint_file(lint_fixture("version-api-after-target/late_define.cpp"));
+  ASSERT_EQ(positions(r, "version-api-after-target"), (Positions{{7, 69}}));
+  EXPECT_EQ(r.findings.front().location.symbol, "torch::stable::reshape");
+  EXPECT_NE(r.findings.front().message.find("2.10, but TORCH_TARGET_VERSION is 2.9"), std::string::npos);
+}
+
+TEST(ApiAfterTarget, SufficientTargetIsCleanAndRecordsTheFloor) {
+  TuResult r = lint_file(lint_fixture("version-api-after-target/clean.cpp"));
+  EXPECT_TRUE(r.findings.empty());
+  ASSERT_TRUE(r.subject.floor.has_value());
+  EXPECT_EQ(r.subject.floor->str(), "2.11");
+  EXPECT_FALSE(r.subject.floor_is_baseline);
+  EXPECT_EQ(r.subject.floor_set_by, std::vector<std::string>{"torch_dtype_float8_e8m0fnu"});
+  EXPECT_NE(r.subject.loads_on.find("lowest TORCH_TARGET_VERSION: 2.11"), std::string::npos);
+}
+
+TEST(ApiAfterTarget, StableExtensionFloorIsItsNewestApi) {
+  TuResult r = lint_file(lint_fixture("stable_ext/csrc/ops.cpp"), {"-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+  EXPECT_EQ(r.subject.verdict, "STABLE");
+  ASSERT_TRUE(r.subject.floor.has_value());
+  EXPECT_EQ(r.subject.floor->str(), "2.10");
+  EXPECT_EQ(r.subject.floor_set_by, std::vector<std::string>{"torch::stable::reshape"});
+}
+
+TEST(BoolMacroFlag, TrueTestedByIfAndFalseTestedByIfdef) {
+  TuResult r = lint_file(lint_fixture("source-bool-macro-flag/fires.cpp"));
+  EXPECT_EQ(positions(r, "source-bool-macro-flag"), (Positions{{2, 5}, {8, 8}}));
+  EXPECT_EQ(find_finding(r, "source-bool-macro-flag", 2)->location.symbol, "WITH_CUDA");
+  EXPECT_EQ(find_finding(r, "source-bool-macro-flag", 8)->location.symbol, "USE_OPENMP");
+}
+
+TEST(BoolMacroFlag, NumericFlagsAreClean) {
+  TuResult r = lint_file(lint_fixture("source-bool-macro-flag/clean.cpp"));
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(TargetVersionUndefined, UndefAroundAnIncludeNamesTheRegion) {
+  TuResult r = lint_file(lint_fixture("source-target-version-undefined/fires.cpp"));
+  ASSERT_EQ(positions(r, "source-target-version-undefined"), (Positions{{6, 1}}));
+  const findings::Finding& f = r.findings.front();
+  EXPECT_NE(f.message.find("line 7 compile"), std::string::npos) << f.message;
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].find("<vector> (line 7)"), std::string::npos) << f.notes[0];
+}
+
+TEST(TargetVersionUndefined, DefinedThroughoutIsClean) {
+  EXPECT_TRUE(lint_file(lint_fixture("source-target-version-undefined/clean.cpp")).findings.empty());
+}
+
+TEST(ShimDeclaration, WrongArityAndWrongReturnType) {
+  TuResult r = lint_file(lint_fixture("source-shim-declaration-mismatch/fires.cpp"), {}, false);
+  EXPECT_EQ(positions(r, "source-shim-declaration-mismatch"), (Positions{{5, 9}, {6, 9}}));
+  EXPECT_NE(find_finding(r, "source-shim-declaration-mismatch", 5)->message.find("takes 1 parameter, the stable ABI's takes 2"),
+            std::string::npos);
+  EXPECT_NE(find_finding(r, "source-shim-declaration-mismatch", 6)->message.find("returns int64_t"), std::string::npos);
+}
+
+TEST(ShimDeclaration, MatchingPrototypesWithTypedefsAreClean) {
+  TuResult r = lint_file(lint_fixture("source-shim-declaration-mismatch/clean.cpp"), {}, false);
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
+TEST(ParseIncomplete, MissingHeaderKeepsTokenFindingsAndSaysSo) {
+  TuResult r = lint_file(lint_fixture("source-parse-incomplete/fires.cpp"), {}, false);
+  ASSERT_EQ(positions(r, "source-parse-incomplete"), (Positions{{2, 10}}));
+  EXPECT_EQ(r.findings.front().severity, std::nullopt);  // the rule's default (note) applies
+  EXPECT_NE(r.findings.front().notes.at(0).find("file not found"), std::string::npos);
+}
+
+TEST(ParseIncomplete, CompleteParseIsClean) {
+  EXPECT_TRUE(lint_file(lint_fixture("source-parse-incomplete/clean.cpp")).findings.empty());
+}
+
+TEST(TokenLevel, QualifiedNamesAndMacrosAreFoundWithoutTheirHeaders) {
+  // No libtorch on the include path: at:: names and TORCH_CHECK come from the tokens.
+  const std::string dir = ::testing::TempDir();
+  const std::string cpp = dir + "/token_level.cpp";
+  std::ofstream(cpp) << "#include <torch/not_installed.h>\n"
+                        "at::Tensor f(at::Tensor x) {\n"
+                        "  TORCH_CHECK(x.dim() == 2);\n"
+                        "#if 0\n"
+                        "  c10::kFloat;\n"
+                        "#endif\n"
+                        "  return x;\n"
+                        "}\n";
+  TuResult r = lint_file(cpp, {}, false);
+  EXPECT_EQ(positions(r, "source-unstable-include"), (Positions{{1, 1}}));
+  EXPECT_EQ(positions(r, "source-unstable-api"), (Positions{{2, 1}, {2, 14}}));
+  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{3, 3}}));
+  EXPECT_EQ(positions(r, "source-parse-incomplete").size(), 1u);
+}
+
+TEST(CudaHost, KernelFileIsParsedWithoutAUsableCudaInstallation) {
+  // --cuda-path to nowhere: the CUDA keywords are defined away, the file still parses.
+  const std::string dir = ::testing::TempDir();
+  const std::string cu = dir + "/kernel.cu";
+  std::ofstream(cu) << "#include <torch/csrc/stable/tensor.h>\n"
+                       "__global__ void k(float* p) { p[0] = 1.0f; }\n"
+                       "int64_t rank(const torch::stable::Tensor& t) { return t.dim(); }\n";
+  TuResult r = lint_file(cu, {"--cuda-path=/nonexistent"});
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  const findings::Finding* note = find_finding(r, "source-parse-incomplete", 0);
+  ASSERT_NE(note, nullptr);
+  bool mentions_cuda = false;
+  for (const auto& n : note->notes) mentions_cuda |= n.find("CUDA") != std::string::npos;
+  EXPECT_TRUE(mentions_cuda);
+  EXPECT_EQ(r.subject.verdict, "STABLE");
+}
+
+}  // namespace
+}  // namespace torchabi::source::test

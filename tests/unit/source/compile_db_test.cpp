@@ -1,0 +1,141 @@
+// compile_commands.json reading (CMake, bear, ninja/setuptools) and the
+// translation of real compile commands (g++, nvcc, response files) into
+// libclang arguments.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/input_error.h"
+#include "inputs/compile_db_args.h"
+#include "inputs/compile_db_reader.h"
+
+namespace torchabi::inputs {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string temp_dir(const std::string& name) {
+  fs::path d = fs::path(::testing::TempDir()) / ("compile_db_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d.string();
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+TEST(ShellWords, QuotesAndEscapes) {
+  EXPECT_EQ(split_shell_words(R"(c++ -DA="x y" '-DB="q"' -DC=a\ b  -c f.cpp)"),
+            (std::vector<std::string>{"c++", "-DA=x y", "-DB=\"q\"", "-DC=a b", "-c", "f.cpp"}));
+  EXPECT_EQ(split_shell_words("  "), std::vector<std::string>{});
+  EXPECT_EQ(split_shell_words(R"(a "" b)"), (std::vector<std::string>{"a", "", "b"}));
+}
+
+TEST(CompileDb, CommandAndArgumentsFormsGiveTheSameArgv) {
+  const std::string dir = temp_dir("forms");
+  std::ofstream(dir + "/compile_commands.json") << R"([
+    {"directory": "/src/build", "command": "c++ -I../inc -DX=1 -c ../a.cpp -o a.o", "file": "../a.cpp"},
+    {"directory": "build", "arguments": ["g++", "-c", "b.cpp"], "file": "b.cpp"}
+  ])";
+  CompileDb db = load_compile_db(dir);
+  ASSERT_EQ(db.commands.size(), 2u);
+  EXPECT_EQ(db.commands[0].file, "/src/a.cpp");
+  EXPECT_EQ(db.commands[0].arguments, (std::vector<std::string>{"c++", "-I../inc", "-DX=1", "-c", "../a.cpp", "-o", "a.o"}));
+  // A relative directory is taken relative to the database's own directory.
+  EXPECT_EQ(db.commands[1].directory, dir + "/build");
+  EXPECT_EQ(db.commands[1].file, dir + "/build/b.cpp");
+  EXPECT_NE(db.find("/src/a.cpp"), nullptr);
+  EXPECT_EQ(db.find("/src/other.cpp"), nullptr);
+}
+
+TEST(CompileDb, MissingAndMalformedAreInputErrorsNamingTheFile) {
+  const std::string dir = temp_dir("bad");
+  try {
+    load_compile_db(dir);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), dir);
+    EXPECT_NE(std::string(e.what()).find("no compile_commands.json"), std::string::npos);
+  }
+  std::ofstream(dir + "/compile_commands.json") << "[{\"directory\": \"/x\"";
+  try {
+    load_compile_db(dir + "/compile_commands.json");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), dir + "/compile_commands.json");
+    EXPECT_NE(std::string(e.what()).find("malformed"), std::string::npos);
+  }
+  std::ofstream(dir + "/compile_commands.json") << R"([{"directory": "/x", "file": "a.cpp"}])";
+  EXPECT_THROW(load_compile_db(dir), InputError);
+}
+
+TEST(CompileArgs, GccCommandKeepsIncludesMacrosAndStandardAbsolutely) {
+  CompileCommand c{"/p/src/a.cpp", "/p/build",
+                   {"/usr/bin/g++", "-I../include", "-isystem", "third", "-DA=1", "-UB", "-std=gnu++17", "-O2",
+                    "-MMD", "-MF", "a.d", "-c", "../src/a.cpp", "-o", "a.o"}};
+  ClangArgs a = translate_compile_command(c);
+  EXPECT_EQ(a.language, "c++");
+  EXPECT_TRUE(contains(a.args, "/p/include"));
+  EXPECT_TRUE(contains(a.args, "/p/build/third"));
+  EXPECT_TRUE(contains(a.args, "-DA=1"));
+  EXPECT_TRUE(contains(a.args, "-UB"));
+  EXPECT_TRUE(contains(a.args, "-std=gnu++17"));
+  EXPECT_FALSE(contains(a.args, "a.o"));
+  EXPECT_FALSE(contains(a.args, "a.d"));
+  EXPECT_FALSE(contains(a.args, "../src/a.cpp"));
+  EXPECT_EQ(a.include_dirs, (std::vector<std::string>{"/p/include", "/p/build/third"}));
+  ASSERT_EQ(a.macros.size(), 2u);
+  EXPECT_EQ(a.macros[0].name, "A");
+  EXPECT_EQ(a.macros[0].value, std::optional<std::string>("1"));
+  EXPECT_TRUE(a.macros[1].undef);
+}
+
+TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
+  CompileCommand c{"/p/k.cu", "/p",
+                   split_shell_words("/usr/local/cuda/bin/nvcc -I/p/inc -DWITH_CUDA -c k.cu -o k.o "
+                                     "--expt-relaxed-constexpr --compiler-options ''\"'\"'-fPIC'\"'\"'' -O3 "
+                                     "-gencode arch=compute_80,code=sm_80 -Xcompiler -fopenmp,-Wall -std=c++17 "
+                                     "--cuda-path=/nonexistent")};
+  ClangArgs a = translate_compile_command(c);
+  EXPECT_EQ(a.language, "cuda");
+  EXPECT_TRUE(contains(a.args, "cuda"));
+  EXPECT_TRUE(contains(a.args, "--cuda-host-only"));
+  EXPECT_TRUE(contains(a.args, "-fPIC"));
+  EXPECT_TRUE(contains(a.args, "-fopenmp"));
+  EXPECT_TRUE(contains(a.args, "-std=c++17"));
+  EXPECT_FALSE(contains(a.args, "-gencode"));
+  EXPECT_FALSE(contains(a.args, "arch=compute_80,code=sm_80"));
+  EXPECT_TRUE(contains(a.dropped, "--expt-relaxed-constexpr"));
+  EXPECT_TRUE(a.cuda_without_sdk);
+  EXPECT_TRUE(contains(a.args, "-nocudainc"));
+}
+
+TEST(CompileArgs, ResponseFilesAreExpandedAndAMissingOneIsNamed) {
+  const std::string dir = temp_dir("rsp");
+  std::ofstream(dir + "/flags.rsp") << "-I inc -DFROM_RSP=1\n";
+  ClangArgs a = translate_compile_command({dir + "/a.cpp", dir, {"c++", "@flags.rsp", "-c", "a.cpp"}});
+  EXPECT_TRUE(contains(a.args, "-DFROM_RSP=1"));
+  EXPECT_TRUE(contains(a.args, dir + "/inc"));
+  try {
+    translate_compile_command({dir + "/a.cpp", dir, {"c++", "@missing.rsp", "-c", "a.cpp"}});
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), dir + "/missing.rsp");
+    EXPECT_NE(std::string(e.what()).find("compiler flag file not found"), std::string::npos);
+  }
+}
+
+TEST(CompileArgs, MinimalArgsKeepOnlyWhatAParseNeeds) {
+  ClangArgs a = translate_flags("/p/a.cpp", {"-I/inc", "-DX", "-std=c++17", "-fno-gnu-unique", "-mtune=generic"}, "/p");
+  auto m = a.minimal_args();
+  EXPECT_TRUE(contains(m, "/inc"));
+  EXPECT_TRUE(contains(m, "-DX"));
+  EXPECT_TRUE(contains(m, "-std=c++17"));
+  EXPECT_FALSE(contains(m, "-fno-gnu-unique"));
+  EXPECT_FALSE(contains(m, "-mtune=generic"));
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
