@@ -53,7 +53,7 @@ def main():
     runs = [[torchabi] + a.extra + ["run", os.path.join(fixtures, "good_ops.so"),
                                     "--cases", os.path.join(SRC, "fixtures/runtime/good_ops.yaml")]]
     for so in sorted(os.listdir(fixtures)):
-        if not so.startswith("bad_") or not so.endswith(".so") or so == "bad_hang.so":
+        if not so.endswith(".so") or so in ("good_ops.so", "bad_hang.so"):
             continue
         cmd = [torchabi] + a.extra + ["run", os.path.join(fixtures, so)]
         yaml = os.path.join(SRC, "fixtures/runtime/bad", so[4:-3] + ".yaml")
@@ -67,13 +67,16 @@ def main():
         total_cpu += cpu
         total_wall += wall
     torch_cpu, torch_wall = measure([a.python, "-c", "import torch"], a.repeat)
+    bare_cpu, _ = measure([torchabi, "--version"], a.repeat)
 
     print("torchabi run, all %d runtime fixtures (start + load + run every case): "
           "%.1f ms process time, %.1f ms wall" % (len(runs), total_cpu * 1e3, total_wall * 1e3))
-    print("per fixture: %.1f ms process time" % (total_cpu * 1e3 / len(runs)))
+    print("per fixture: %.1f ms process time, of which %.1f ms is starting the torchabi binary "
+          "(`torchabi --version`)" % (total_cpu * 1e3 / len(runs), bare_cpu * 1e3))
     print('python3 -c "import torch": %.1f ms process time, %.1f ms wall' % (torch_cpu * 1e3, torch_wall * 1e3))
     print("ratio (import torch / all torchabi runs): %.1fx process time, %.1fx wall"
           % (torch_cpu / total_cpu, torch_wall / total_wall))
+    print("ratio (import torch / one torchabi run): %.0fx process time" % (torch_cpu * len(runs) / total_cpu))
 
 
 if __name__ == "__main__":

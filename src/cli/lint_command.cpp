@@ -30,15 +30,17 @@ void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
   cmd.add_option("--cache-dir", a.cache_dir,
                  "Where results are cached (default: BUILD_DIR/.torchabi-cache, else $XDG_CACHE_HOME/torchabi)")
       ->group("Lint");
-  cmd.add_flag("--no-cache", a.no_cache, "Analyse every translation unit again")->group("Lint");
+  cmd.add_flag("--no-cache", a.no_cache, "Analyse every translation unit again (ignore and do not store cached results)")->group("Lint");
   cmd.add_option("--torch-include", a.torch_include,
                  "A torch include directory whose stable headers define the API versions (default: found in the "
                  "compile flags)")
       ->group("Lint");
+  cmd.add_flag("--no-torch-import", a.no_torch_import,
+               "Use only torchabi's rules for API versions, not the stable headers found in the flags")
+      ->group("Lint");
 }
 
 std::string lint_cache_dir(const LintOptionsArgs& a, const std::string& build_dir) {
-  if (a.no_cache) return {};
   if (!a.cache_dir.empty()) return fs::absolute(a.cache_dir).string();
   if (!build_dir.empty()) return (fs::absolute(build_dir) / ".torchabi-cache" / "lint").string();
   return source::default_cache_dir();
@@ -56,15 +58,16 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   const auto& catalog = inputs::ApiCatalog::current();
   source::LintEnv env = source::LintEnv::load(inputs::RulesSource::current(), catalog);
   const std::string cache_dir = lint_cache_dir(a, request.build_dir);
-  std::vector<std::string> torch_dirs = a.torch_include.empty() ? source::torch_include_dirs(targets.tus)
-                                                                 : std::vector<std::string>{a.torch_include};
+  std::vector<std::string> torch_dirs;
+  if (!a.torch_include.empty()) torch_dirs.push_back(a.torch_include);
+  else if (!a.no_torch_import) torch_dirs = source::torch_include_dirs(targets.tus);
   if (!a.torch_include.empty() && !source::has_stable_headers(a.torch_include))
     throw InputError(a.torch_include, "no PyTorch stable headers here (expected torch/csrc/stable/)");
   for (auto& p : source::import_torch_headers(env, torch_dirs, cache_dir)) out.warnings.push_back(p);
 
   source::LintOptions options;
   options.jobs = a.jobs;
-  options.cache_dir = cache_dir;
+  options.cache_dir = a.no_cache ? std::string() : cache_dir;
   for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
   source::LintRun run = source::run_lint(targets.tus, env, options);
@@ -114,6 +117,9 @@ int run(LintArgs& a, CLI::App& cmd) {
   if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
   LintOutcome out = lint_sources(req, a.lint);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+  if (a.report.verbose)
+    std::cerr << "torchabi: note: " << out.analysed << " translation units analysed, " << out.from_cache
+              << " of them from the cache\n";
   std::vector<std::string> inputs = req.files;
   if (inputs.empty()) inputs.push_back(a.build_dir.empty() ? req.cwd : a.build_dir);
   return finish_report(out.report, a.report, inputs);

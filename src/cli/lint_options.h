@@ -17,6 +17,7 @@ struct LintOptionsArgs {
   std::string cache_dir;
   bool no_cache = false;
   std::string torch_include;
+  bool no_torch_import = false;
 };
 
 void add_lint_options(CLI::App& cmd, LintOptionsArgs& args);
@@ -31,7 +32,8 @@ struct LintOutcome {
 // Throws InputError when there is nothing to analyse or the database is broken.
 LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& args);
 
-// Where results are cached for this run ("" with --no-cache).
+// Where results are cached for this run (also with --no-cache, which only
+// stops translation-unit results from being reused; imports stay cached).
 std::string lint_cache_dir(const LintOptionsArgs& args, const std::string& build_dir);
 
 }  // namespace torchabi::cli

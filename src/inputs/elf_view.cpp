@@ -107,8 +107,10 @@ ElfView::ElfView(std::span<const std::byte> bytes, std::string name) : name_(std
   if (!libelf_ready()) fail(std::string("libelf: ") + elf_errmsg(-1));
   // ELF_C_READ_MMAP semantics: libelf reads in place and never writes to `bytes`.
   elf_ = elf_memory(const_cast<char*>(reinterpret_cast<const char*>(bytes.data())), bytes.size());
-  if (!elf_ || elf_kind(elf_) != ELF_K_ELF) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
+  if (!elf_) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
   try {
+    // libelf does not call an image ELF when, e.g., its ident version is wrong.
+    if (elf_kind(elf_) != ELF_K_ELF) fail("corrupt ELF: libelf does not recognise the header");
     read_sections();
   } catch (...) {
     elf_end(elf_);

@@ -81,7 +81,6 @@ std::set<std::string> closure(const std::string& main, const IncludeGraph& graph
 
 CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::ClangArgs>& tus, unsigned jobs) {
   CheckedFixes out;
-  std::vector<RejectedFix> dropped;
   std::vector<std::set<std::string>> reads;
   for (const auto& tu : tus) reads.push_back(closure(tu.file, in.includes));
 
@@ -97,7 +96,6 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
           break;
         }
     if (affected.empty()) {
-      plan.rejected.insert(plan.rejected.end(), dropped.begin(), dropped.end());
       out.plan = std::move(plan);
       return out;
     }
@@ -141,7 +139,6 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
       why = "the rewrite breaks " + source::display_path(tu.file) + " (" + detail + ")";
     }
     if (revert.empty()) {
-      plan.rejected.insert(plan.rejected.end(), dropped.begin(), dropped.end());
       out.plan = std::move(plan);
       return out;
     }
@@ -157,18 +154,17 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
           }
         }
     }
+    size_t dropped = 0;
+    for (const auto& f : plan.files)
+      if (revert.count(normal_path(f.path))) dropped += f.applied.size();
     std::string files;
     for (const auto& f : revert) files += (files.empty() ? "" : ", ") + source::display_path(f);
-    out.notes.push_back("left unchanged: " + files + ": " + why);
-    for (auto& u : in.uses) {
-      if (!u.fix || !revert.count(normal_path(u.fix->file))) continue;
-      dropped.push_back({*u.fix, why});
-      u.fix.reset();
-      u.follows.clear();
-    }
+    out.notes.push_back("left unchanged (" + std::to_string(dropped) + " rewrite" + (dropped == 1 ? "" : "s") +
+                        "): " + files + ": " + why);
+    for (auto& u : in.uses)
+      if (u.fix && revert.count(normal_path(u.fix->file))) u.fix.reset();
   }
   out.plan = plan_fixes(in);
-  out.plan.rejected.insert(out.plan.rejected.end(), dropped.begin(), dropped.end());
   return out;
 }
 

@@ -67,7 +67,9 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     u.api = f.location.symbol;
     u.location = f.location;
     u.is_include = f.rule == kInclude;
-    u.fix = f.fix;
+    // Includes are rewritten by the header pass of --fix (header_rewrite.h),
+    // which knows what the rewritten file needs; lint's one-for-one swap is not used.
+    if (!u.is_include) u.fix = f.fix;
     const std::string_view kind = f.rule == kMacro ? "macro" : u.is_include ? "header" : "";
     const auto match = replacements.find(u.api, kind);
     const Blocker* blocker = u.is_include ? nullptr : blockers.match(u.api);

@@ -87,7 +87,7 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
       }
       if (std::find(bg.apis.begin(), bg.apis.end(), u.api) == bg.apis.end()) bg.apis.push_back(u.api);
       bg.uses.push_back(u.location);
-    } else if (u.since && !u.replacement.empty()) {
+    } else if (u.since && !u.replacement.empty() && !u.is_include) {
       if (!newest || *u.since > *newest) {
         newest = u.since;
         newest_by.clear();

@@ -1,5 +1,8 @@
 #include "analyzers/schema/schema_diagnostics.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include "analyzers/schema/default_rules.h"
 #include "analyzers/schema/printer.h"
 
@@ -7,6 +10,12 @@ namespace torchabi::schema {
 
 findings::Location locate(const SchemaOrigin& origin, std::string_view text, uint32_t offset) {
   findings::Location loc = origin.start;
+  if (!origin.positions.empty()) {
+    size_t i = std::min<size_t>(offset, origin.positions.size() - 1);
+    std::tie(loc.line, loc.column) = origin.positions[i];
+    if (offset >= origin.positions.size()) ++loc.column;  // just past the last byte
+    return loc;
+  }
   if (!origin.exact_columns) return loc;
   auto [line, column] = line_and_column(text, offset);
   loc.line = origin.start.line + line - 1;
@@ -38,7 +47,7 @@ std::optional<FunctionSchema> diagnose_schema(std::string_view text, const Schem
     f.help = "PyTorch rejects this schema when the extension registers the op; correct it at the "
              "marked column";
     f.notes = caret_notes(text, e->offset);
-    if (!origin.exact_columns) f.notes.insert(f.notes.begin(), e->display() + " of the schema");
+    if (!origin.exact_columns && origin.positions.empty()) f.notes.insert(f.notes.begin(), e->display() + " of the schema");
     out.push_back(std::move(f));
     return std::nullopt;
   }

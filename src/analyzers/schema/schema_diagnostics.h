@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzers/schema/ast.h"
@@ -16,6 +17,9 @@ namespace torchabi::schema {
 struct SchemaOrigin {
   findings::Location start;   // file, line and column of the first character
   bool exact_columns = true;  // false: the text was unescaped (C++ or YAML quoting)
+  // When known, where each byte of the text was written (a C++ literal with
+  // escapes or split over lines); overrides the arithmetic from `start`.
+  std::vector<std::pair<uint32_t, uint32_t>> positions;
 };
 
 // Location of byte `offset` of `text`.

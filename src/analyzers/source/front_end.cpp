@@ -324,6 +324,12 @@ void ParsedTu::collect_diagnostics() {
       case CXDiagnostic_Fatal: d.severity = Diagnostic::Severity::Fatal; break;
     }
     d.message = take(clang_getDiagnosticSpelling(diag));
+    const std::string_view kUnknown = "unknown argument: '";
+    if (std::string_view(d.message).starts_with(kUnknown) && d.message.back() == '\'') {
+      ignored_flags_.push_back(d.message.substr(kUnknown.size(), d.message.size() - kUnknown.size() - 1));
+      clang_disposeDiagnostic(diag);
+      continue;
+    }
     CXFile f = nullptr;
     unsigned line = 0, col = 0, off = 0;
     clang_getFileLocation(clang_getDiagnosticLocation(diag), &f, &line, &col, &off);

@@ -87,6 +87,9 @@ public:
   const std::vector<MacroUse>& macro_uses() const { return macro_uses_; }
   const std::vector<MacroDefinition>& macro_definitions() const { return macro_definitions_; }
   const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+  // Compiler flags clang did not know and ignored (gcc-only options): they
+  // do not make the AST incomplete, so they are kept out of diagnostics().
+  const std::vector<std::string>& ignored_flags() const { return ignored_flags_; }
   size_t error_count() const;
   // True when clang reported no error: the AST covers all of the code.
   bool ast_complete() const { return error_count() == 0; }
@@ -130,6 +133,7 @@ private:
   std::vector<MacroUse> macro_uses_;
   std::vector<MacroDefinition> macro_definitions_;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<std::string> ignored_flags_;
   std::vector<std::string> files_read_, files_missing_;
   std::unordered_map<std::string, size_t> included_by_;  // file -> index of the directive that first included it
   mutable std::unordered_map<void*, std::string> paths_;

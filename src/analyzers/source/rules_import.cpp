@@ -130,8 +130,13 @@ struct Importer {
     const std::string header = stable_name(file);
     if (header.empty()) return;
     headers.insert(header);
+    if (depth > 8) return;
+    if (c.kind == CXCursor_LinkageSpec) {
+      visit(c, depth + 1);
+      return;
+    }
     const std::string name = spelling(c);
-    if (name.empty() || name.starts_with("_") || depth > 8) return;
+    if (name.empty() || name.starts_with("_")) return;
     if (c.kind == CXCursor_MacroDefinition) {
       if (clang_Cursor_isMacroBuiltin(c)) return;
       auto [since, base] = since_at(file, line);
@@ -139,10 +144,6 @@ struct Importer {
       return;
     }
     if (is_preprocessing_cursor(c)) return;
-    if (c.kind == CXCursor_LinkageSpec) {
-      visit(c, depth + 1);
-      return;
-    }
     if (c.kind == CXCursor_Namespace) {
       if (name == "detail" || name == "impl" || name == "internal") return;
       visit(c, depth + 1);

@@ -214,6 +214,15 @@ TEST(RuntimeDriver, CrashDoesNotStopTheRemainingCases) {
   EXPECT_EQ(r.lines.size(), 2u);
 }
 
+TEST(RuntimeDriver, ExpectedErrorsAreChecked) {
+  auto r = run("good_ops", "../../tests/unit/runtime/data/expect_error_mismatch.yaml");
+  EXPECT_THAT(r.lines,
+              ElementsAre("runtime-output-mismatch | good::add | case 'no_error_happens': good::add returned normally, "
+                          "but the case expects an error containing \"float32\"",
+                          "runtime-output-mismatch | good::add | case 'other_message': good::add threw \"good::add "
+                          "expects float32 tensors\", but the case expects an error containing \"int64\""));
+}
+
 TEST(RuntimeDriver, CaseNamingAnUnknownOpIsAnInputError) {
   try {
     run("good_ops", "../../tests/unit/runtime/data/unknown_op.yaml");

@@ -280,6 +280,7 @@ void returns_int_for_tensor(StableIValue* s, uint64_t, uint64_t) {
   aoti_torch_delete_tensor_object(reinterpret_cast<AtenTensorHandle>(s[0]));
   s[0] = 42;
 }
+void ignores_its_input(StableIValue* s, uint64_t, uint64_t) { s[0] = slot(make({1})); }
 void returns_new_for_inplace(StableIValue* s, uint64_t, uint64_t) {
   aoti_torch_delete_tensor_object(reinterpret_cast<AtenTensorHandle>(s[0]));
   s[0] = slot(make({2}));
@@ -305,6 +306,10 @@ TEST_F(ShimTest, InvokeReportsProtocolMistakes) {
   auto x = rt::make_tensor({2}, 6);
   control().invoke(leaks, unary("leaks", false), {rt::Value::of_tensor(x)});
   EXPECT_TRUE(has_event(events(), rt::EventKind::Leak, "was neither released nor returned"));
+
+  control().invoke(ignores_its_input, unary("ignores", false), {rt::Value::of_tensor(x)});
+  EXPECT_TRUE(has_event(events(), rt::EventKind::Leak,
+                        "the kernel never released tensor handle #")) << "an input that is not stolen leaks";
 
   auto out = control().invoke(returns_int_for_tensor, unary("bad", false), {rt::Value::of_tensor(x)});
   EXPECT_FALSE(out.outputs_valid);

@@ -135,12 +135,15 @@ TEST(FrontEnd, MissingFileIsAnErrorNotACrash) {
   EXPECT_EQ(out.error, "source file not found");
 }
 
-TEST(FrontEnd, RejectedFlagsFallBackToIncludePathsAndMacros) {
+TEST(FrontEnd, UnknownFlagsAreIgnoredWithoutLosingTheAst) {
   std::string cpp = write("fe_flags.cpp", "#include <torch/csrc/stable/tensor.h>\nint f() { return X; }\n");
-  auto tu = parse(cpp, {"-std=c++17", "-I", stand_in_include(), "-DX=3", "--this-flag-does-not-exist"});
+  auto tu = parse(cpp, {"-std=c++17", "-I", stand_in_include(), "-DX=3", "-fno-gnu-unique"});
   ASSERT_TRUE(tu);
-  EXPECT_TRUE(tu->used_minimal_args());
   EXPECT_TRUE(tu->ast_complete());
+  EXPECT_FALSE(tu->used_minimal_args());
+  EXPECT_EQ(tu->ignored_flags(), std::vector<std::string>{"-fno-gnu-unique"});
+  ASSERT_EQ(tu->macro_uses().size(), 1u);
+  EXPECT_EQ(tu->macro_uses()[0].name, "X");
 }
 
 }  // namespace

@@ -447,6 +447,20 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   subject.path = opts.extension;
   subject.facts.emplace_back("runtime", "torchabi reference runtime behaving as PyTorch " + version.str());
 
+  // The oldest release whose stable C ABI has everything the extension imports.
+  TorchVersion floor = catalog.baseline();
+  for (const auto& sym : imports.undefined) {
+    const inputs::CFunction* f = catalog.find_c(sym);
+    if (!f || f->is_type) continue;
+    TorchVersion since = f->baseline ? catalog.baseline() : f->since;
+    since.patch = 0;
+    if (floor < since) floor = since, subject.floor_set_by.clear();
+    if (since == floor && !f->baseline) subject.floor_set_by.push_back(sym);
+  }
+  subject.floor = floor;
+  subject.floor_is_baseline = subject.floor_set_by.empty();
+  subject.loads_on = subject.floor_is_baseline ? ">= " + catalog.baseline().str() + " (or earlier)" : ">= " + floor.str();
+
   // Imports the release lacks: the loader will refuse the extension on it.
   std::vector<std::string> missing;
   for (const auto& sym : imports.undefined) {

@@ -38,6 +38,11 @@ public:
     } else {
       f.message = "AST-level checks may be limited: the translation unit was parsed with reduced flags";
     }
+    if (!tu.ignored_flags().empty()) {
+      std::string flags;
+      for (const auto& x : tu.ignored_flags()) flags += (flags.empty() ? "" : " ") + x;
+      f.notes.push_back("clang ignored flags it does not know: " + flags);
+    }
     if (tu.used_minimal_args())
       f.notes.push_back("clang rejected the full compile flags; only include paths, macros and the language standard were used");
     if (tu.args().cuda_without_sdk)

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# torchabi lint cost per translation unit, as a ratio to what users run
+# anyway: `clang++-19 -fsyntax-only` with the same flags. Also the -j speed-up
+# and what an unchanged re-run costs with the results cache.
+#
+#   bench/lint/run.sh [BUILD_DIR]      (default: build/; RUNS=5 repetitions)
+#
+# Needs libtorch-dev (torch/extension.h) and python3-dev (Python.h) for the
+# legacy TU; the stable TU uses the stand-in headers under fixtures/lint.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${1:-$ROOT/build}
+TORCHABI=${TORCHABI:-$BUILD/torchabi}
+[ -x "$TORCHABI" ] || { echo "run.sh: $TORCHABI not built (cmake --build $BUILD --target torchabi)" >&2; exit 2; }
+command -v clang++-19 >/dev/null || { echo "run.sh: clang++-19 not found" >&2; exit 2; }
+exec python3 "$ROOT/bench/lint/bench.py" --torchabi "$TORCHABI" --root "$ROOT" --runs "${RUNS:-5}"

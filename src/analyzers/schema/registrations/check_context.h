@@ -1,0 +1,35 @@
+// Shared by the registration check families (registration_checks.cpp is the
+// entry point): the project index, the rules, and where findings go.
+#pragma once
+
+#include <string>
+
+#include "analyzers/schema/registrations/registration_checks.h"
+#include "analyzers/schema/registrations/registration_index.h"
+
+namespace torchabi::schema {
+
+struct RegistrationContext {
+  const RegistrationIndex& index;
+  const RegistrationEnv& env;
+  RegistrationOutcome& out;
+
+  void report(findings::Finding f) { out.findings.push_back(std::move(f)); }
+};
+
+// Where argument `i` (or return `i`) of a def's schema is written.
+findings::Location schema_part_location(const DefEntry& def, size_t i, bool is_return);
+
+// The schema an impl implements: the project's def, or for aten the op's
+// schema in rules/schema/aten_ops.tsv. nullptr when neither is known.
+const FunctionSchema* schema_of(const RegistrationContext& ctx, const ImplEntry& impl, FunctionSchema& storage);
+
+std::string describe_type(const Type& t);
+
+void check_schema_rules(RegistrationContext& ctx);
+void check_kernels(RegistrationContext& ctx);
+void check_stable_types(RegistrationContext& ctx);
+void check_backends(RegistrationContext& ctx);
+void check_torchbind(RegistrationContext& ctx);
+
+}  // namespace torchabi::schema

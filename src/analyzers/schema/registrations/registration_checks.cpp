@@ -1,0 +1,64 @@
+#include "analyzers/schema/registrations/registration_checks.h"
+
+#include <sstream>
+
+#include "analyzers/schema/parser.h"
+#include "analyzers/schema/printer.h"
+#include "analyzers/schema/registrations/check_context.h"
+#include "analyzers/schema/schema_diagnostics.h"
+#include "common/input_error.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::schema {
+
+RegistrationEnv RegistrationEnv::load(const inputs::RulesSource& rules) {
+  RegistrationEnv env{KernelTypes::load(rules), {}, AtenOps::load(rules), {}};
+  std::istringstream keys(rules.require("schema/dispatch_keys.txt"));
+  for (std::string line; std::getline(keys, line);)
+    if (!line.empty() && line[0] != '#') env.dispatch_keys.insert(line);
+  if (env.dispatch_keys.empty()) throw InputError("schema/dispatch_keys.txt", "no dispatch keys listed");
+  return env;
+}
+
+findings::Location schema_part_location(const DefEntry& def, size_t i, bool is_return) {
+  SchemaOrigin origin;
+  origin.start = def.def->schema.start;
+  origin.positions = def.def->schema.positions;
+  origin.exact_columns = !origin.positions.empty();
+  SchemaSpans spans;
+  ParseOptions options;
+  options.implied_namespace = def.block->ns;
+  parse_schema(def.def->schema.text, options, &spans);
+  const auto& offsets = is_return ? spans.returns : spans.arguments;
+  if (i >= offsets.size()) return def.def->schema.start;
+  return locate(origin, def.def->schema.text, offsets[i]);
+}
+
+const FunctionSchema* schema_of(const RegistrationContext& ctx, const ImplEntry& impl, FunctionSchema& storage) {
+  if (const DefEntry* d = ctx.index.def(impl.qualified)) return d->has_schema ? &d->schema : nullptr;
+  if (impl.block->ns != "aten") return nullptr;
+  const AtenOp* op = ctx.env.aten.find(impl.qualified.substr(6));
+  if (!op) return nullptr;
+  ParseOptions options;
+  options.implied_namespace = "aten";
+  auto parsed = parse_schema(op->schema, options);
+  if (!std::holds_alternative<FunctionSchema>(parsed)) return nullptr;
+  storage = std::get<FunctionSchema>(std::move(parsed));
+  return &storage;
+}
+
+std::string describe_type(const Type& t) { return to_string(t); }
+
+RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env) {
+  RegistrationOutcome out;
+  RegistrationIndex index(tus, out.findings);
+  RegistrationContext ctx{index, env, out};
+  check_schema_rules(ctx);
+  check_stable_types(ctx);
+  check_kernels(ctx);
+  check_backends(ctx);
+  check_torchbind(ctx);
+  return out;
+}
+
+}  // namespace torchabi::schema

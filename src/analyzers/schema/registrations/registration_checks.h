@@ -1,0 +1,45 @@
+// The registration checks of `torchabi lint` / `check`, over the
+// registrations of every translation unit of a project at once:
+//   schema-   schemas that do not parse, duplicate defs, impls of ops never
+//             defined, defs nothing implements, unknown dispatch keys,
+//             names in the wrong namespace, kernels whose C++ signature
+//             does not match (legacy API)
+//   boxed-    hand-written StableIValue kernels (stack slots, types, each
+//             argument read and each return written exactly once), TORCH_BOX
+//             signatures, schema types with no stable representation
+//   backend-  aten kernels of an out-of-tree device (PrivateUse1): the op
+//             exists and the kernel matches its schema; kernel coverage
+//   torchbind- custom classes and ops taking them, against the project's
+//             Python fakes
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzers/schema/registrations/aten_ops.h"
+#include "analyzers/schema/registrations/kernel_types.h"
+#include "analyzers/schema/registrations/python_registrations.h"
+#include "analyzers/schema/registrations/registration_model.h"
+#include "findings/finding.h"
+
+namespace torchabi::schema {
+
+struct RegistrationEnv {
+  KernelTypes types;
+  std::set<std::string> dispatch_keys;
+  AtenOps aten;
+  PythonRegistrations python;  // filled by the caller from the project's files
+
+  // Throws InputError when rules/schema/ is malformed.
+  static RegistrationEnv load(const inputs::RulesSource& rules);
+};
+
+struct RegistrationOutcome {
+  std::vector<findings::Finding> findings;
+  std::vector<findings::Subject> subjects;  // one per device backend: kernel coverage
+};
+
+RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env);
+
+}  // namespace torchabi::schema

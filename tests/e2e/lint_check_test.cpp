@@ -1,0 +1,67 @@
+// `torchabi check`: lint and audit together on a source tree with a build
+// directory, on a library alone, and on paths that hold nothing to check.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "lint_fixtures.h"
+
+namespace torchabi::e2e::lint {
+namespace {
+
+std::string built_stable_lib() { return build_dir() + "/fixtures/stable_ext/libstable_ext.so"; }
+
+// A source tree whose build/ holds a compile database and a built library.
+std::string source_tree_with_build() {
+  const std::string tree = make_temp_dir();
+  const std::string ops = fixture("stable_ext/csrc/ops.cpp");
+  std::filesystem::create_directories(tree + "/build");
+  std::ofstream(tree + "/build/compile_commands.json")
+      << "[{\"directory\": \"" << tree << "/build\", \"command\": \"c++ -std=c++17 -I" << stand_ins()
+      << " -DTORCH_TARGET_VERSION=0x020a000000000000 -c " << ops << "\", \"file\": \"" << ops << "\"}]";
+  std::filesystem::copy_file(built_stable_lib(), tree + "/build/libstable_ext.so");
+  return tree;
+}
+
+TEST(Check, SourceTreeIsLintedAndItsLibraryAudited) {
+  if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
+  const std::string tree = source_tree_with_build();
+  auto r = run_torchabi({"check", tree, "--format", "json", "--cache-dir", make_temp_dir()});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(j["command"], "check");
+  std::set<std::string> kinds;
+  for (const auto& s : j["subjects"]) kinds.insert(s["kind"].get<std::string>());
+  EXPECT_TRUE(kinds.count("translation-unit")) << j["subjects"].dump();
+  EXPECT_TRUE(kinds.count("library")) << j["subjects"].dump();
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit") EXPECT_EQ(s["verdict"], "STABLE");
+}
+
+TEST(Check, LibraryAloneIsAudited) {
+  if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
+  auto r = run_torchabi({"check", built_stable_lib(), "--format", "json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  ASSERT_EQ(j["subjects"].size(), 1u);
+  EXPECT_EQ(j["subjects"][0]["kind"], "library");
+}
+
+TEST(Check, SourceFileIsLinted) {
+  auto r = run_torchabi({"check", fixture("source-shim-declaration-mismatch/fires.cpp"), "--format", "json", "--no-cache"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(findings_of(r.json(), "source-shim-declaration-mismatch").size(), 2u);
+}
+
+TEST(Check, NothingToCheckIsExit2) {
+  const std::string empty = make_temp_dir();
+  auto r = run_torchabi({"check", empty});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("nothing to check"), std::string::npos) << r.err;
+  auto missing = run_torchabi({"check", empty + "/nope"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("not found"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace torchabi::e2e::lint

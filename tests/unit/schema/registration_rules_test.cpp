@@ -1,0 +1,122 @@
+// Every rule of the registration checks fires on its fixture and stays quiet
+// on the corrected twin (fixtures/schema/<rule>/{fires,clean}).
+#include <gtest/gtest.h>
+
+#include "registration_fixtures.h"
+
+namespace torchabi::schema {
+namespace {
+
+using testing::count_rule;
+using testing::describe;
+using testing::run_fixture;
+
+struct RuleFixture {
+  const char* rule;
+  const char* fires;  // directory under fixtures/schema/
+  const char* clean;
+  // Findings of other rules the clean twin is allowed to have (TorchBind
+  // classes are never stable, whatever else is right about them).
+  const char* clean_may_have = "";
+};
+
+class RegistrationRules : public ::testing::TestWithParam<RuleFixture> {};
+
+TEST_P(RegistrationRules, FiresOnFixture) {
+  const auto& run = run_fixture(GetParam().fires);
+  EXPECT_TRUE(run.warnings.empty()) << describe(run);
+  EXPECT_GE(count_rule(run, GetParam().rule), 1u) << GetParam().rule << " did not fire on " << GetParam().fires
+                                                  << ":\n" << describe(run);
+}
+
+TEST_P(RegistrationRules, CorrectedTwinIsClean) {
+  const auto& run = run_fixture(GetParam().clean);
+  EXPECT_TRUE(run.warnings.empty()) << describe(run);
+  EXPECT_GE(run.analysed, 1u);
+  for (const auto& f : run.findings)
+    EXPECT_EQ(f.rule, GetParam().clean_may_have) << GetParam().clean << " has a finding:\n" << describe(run);
+}
+
+std::string name_of(const ::testing::TestParamInfo<RuleFixture>& info) {
+  std::string n = info.param.rule;
+  for (char& c : n)
+    if (c == '-') c = '_';
+  return n;
+}
+
+#define STABLE_PAIR(rule) RuleFixture{rule, rule "/fires", rule "/clean"}
+
+INSTANTIATE_TEST_SUITE_P(
+    Stable, RegistrationRules,
+    ::testing::Values(STABLE_PAIR("schema-parse-error"), STABLE_PAIR("schema-default-mismatch"),
+                      STABLE_PAIR("schema-duplicate-def"), STABLE_PAIR("schema-impl-without-def"),
+                      STABLE_PAIR("schema-def-without-impl"), STABLE_PAIR("schema-unknown-dispatch-key"),
+                      STABLE_PAIR("schema-namespace-mismatch"), STABLE_PAIR("boxed-unsupported-type"),
+                      STABLE_PAIR("boxed-stack-index-out-of-range"), STABLE_PAIR("boxed-stack-type-mismatch"),
+                      STABLE_PAIR("boxed-arg-not-read-once"), STABLE_PAIR("boxed-return-not-written-once"),
+                      STABLE_PAIR("boxed-signature-mismatch"), STABLE_PAIR("backend-unknown-op")),
+    name_of);
+
+const findings::Finding* first(const RegistrationRun& run, const std::string& rule) {
+  for (const auto& f : run.findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+TEST(RegistrationLocations, ParseErrorPointsIntoTheStringLiteral) {
+  const auto* f = first(run_fixture("schema-parse-error/fires"), "schema-parse-error");
+  ASSERT_NE(f, nullptr);
+  // m.def("scale(Tensor x, double factor) -> Tensor"); on line 10: 'double' is column 26.
+  EXPECT_EQ(f->location.line, 10u);
+  EXPECT_EQ(f->location.column, 26u);
+  EXPECT_NE(f->location.file.find("schema-parse-error/fires/ops.cpp"), std::string::npos);
+  // The impl of the op whose def is broken is not reported again.
+  EXPECT_EQ(count_rule(run_fixture("schema-parse-error/fires"), "schema-impl-without-def"), 0u);
+}
+
+TEST(RegistrationLocations, ImplWithoutDefIsReportedWhereTheImplIs) {
+  const auto& run = run_fixture("schema-impl-without-def/fires");
+  const auto* f = first(run, "schema-impl-without-def");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->location.file.find("kernels.cpp"), std::string::npos);
+  bool suggests = false;
+  for (const auto& n : f->notes) suggests = suggests || n.find("did you mean 'myops::add_one'") != std::string::npos;
+  EXPECT_TRUE(suggests) << describe(run);
+}
+
+TEST(RegistrationLocations, BoxedReadIsReportedAtTheRead) {
+  const auto* f = first(run_fixture("boxed-stack-type-mismatch/fires"), "boxed-stack-type-mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->location.line, 14u);  // double times = to<double>(stack[1]);
+  EXPECT_NE(f->help.find("to<int64_t>(stack[1])"), std::string::npos) << f->help;
+}
+
+TEST(RegistrationLocations, ProjectWrapperMacroIsFollowed) {
+  // schema-signature-mismatch/clean defines its library through MYEXT_LIBRARY_EXPAND.
+  const auto& run = run_fixture("schema-signature-mismatch/fires");
+  const auto* f = first(run, "schema-signature-mismatch");
+  ASSERT_NE(f, nullptr) << describe(run);
+  EXPECT_NE(f->message.find("legacy_ops::scale"), std::string::npos) << f->message;
+}
+
+TEST(RegistrationLocations, BackendCoverageSubject) {
+  const auto& run = run_fixture("backend-signature-mismatch/clean");
+  ASSERT_EQ(run.subjects.size(), 1u);
+  EXPECT_EQ(run.subjects[0].path, "aten/PrivateUse1");
+  EXPECT_EQ(run.subjects[0].verdict, "PARTIAL");
+}
+
+// Against Debian's libtorch-dev (PyTorch 1.13) headers: the legacy API.
+#define LEGACY_PAIR(rule) RuleFixture{rule, rule "/fires", rule "/clean"}
+#define TORCHBIND(rule) RuleFixture{rule, rule "/fires", "torchbind-complete/clean", "torchbind-not-stable"}
+
+INSTANTIATE_TEST_SUITE_P(
+    Legacy, RegistrationRules,
+    ::testing::Values(LEGACY_PAIR("schema-signature-mismatch"), LEGACY_PAIR("backend-signature-mismatch"),
+                      LEGACY_PAIR("torchbind-not-stable"), TORCHBIND("torchbind-missing-obj-flatten"),
+                      TORCHBIND("torchbind-missing-fake-class"), TORCHBIND("torchbind-fake-class-incomplete"),
+                      TORCHBIND("torchbind-op-missing-fake")),
+    name_of);
+
+}  // namespace
+}  // namespace torchabi::schema

@@ -1,0 +1,273 @@
+// The pieces of the registration checks that need no libclang: C++ type
+// spellings, C++ string literals, the kernel type table, the Python scanner,
+// the data model's serialization, and the cross-TU checks on hand-built input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "analyzers/schema/parser.h"
+#include "analyzers/schema/registrations/cpp_string_literal.h"
+#include "analyzers/schema/registrations/cpp_type_name.h"
+#include "analyzers/schema/registrations/registration_checks.h"
+#include "findings/rule_registry.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::schema {
+namespace {
+
+const inputs::RulesSource& rules() {
+  static auto r = inputs::RulesSource::directory(
+      (std::filesystem::path(TORCHABI_SOURCE_DIR) / "rules").string());
+  return r;
+}
+
+Type type_of(const std::string& schema_type) {
+  auto r = parse_schema("f(" + schema_type + " x) -> ()");
+  EXPECT_TRUE(std::holds_alternative<FunctionSchema>(r)) << schema_type;
+  return std::get<FunctionSchema>(r).arguments.at(0).type;
+}
+
+TEST(CppTypeName, CanonicalSpellingsBecomeOne) {
+  EXPECT_EQ(normalize_cpp_type("long"), "int64_t");
+  EXPECT_EQ(normalize_cpp_type("const long"), "int64_t");
+  EXPECT_EQ(normalize_cpp_type("unsigned long *"), "uint64_t*");
+  EXPECT_EQ(normalize_cpp_type("std::vector<long, std::allocator<long> >"), "std::vector<int64_t>");
+  EXPECT_EQ(normalize_cpp_type("std::__cxx11::basic_string<char>"), "std::string");
+  EXPECT_EQ(normalize_cpp_type("std::basic_string<char, std::char_traits<char>, std::allocator<char>>"),
+            "std::string");
+  EXPECT_EQ(normalize_cpp_type("std::__1::optional<std::__1::vector<long>>"), "std::optional<std::vector<int64_t>>");
+  EXPECT_EQ(normalize_cpp_type("c10::basic_string_view<char>"), "c10::string_view");
+  EXPECT_EQ(normalize_cpp_type("class torch::stable::Tensor"), "torch::stable::Tensor");
+  EXPECT_EQ(normalize_cpp_type("std::array<bool, 3>"), "std::array<bool, 3>");
+  EXPECT_EQ(normalize_cpp_type("c10::List<c10::optional<at::Tensor> >"), "c10::List<c10::optional<at::Tensor>>");
+}
+
+TEST(CppStringLiteral, DecodesAndMapsEveryByte) {
+  auto plain = decode_cpp_string_literal(R"("f(Tensor x) -> Tensor")");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->value, "f(Tensor x) -> Tensor");
+  EXPECT_EQ(plain->source_offsets.front(), 1u);
+
+  // Split over two literals with an escape: "ab" then "\tc" at offset 5.
+  auto split = decode_cpp_string_literal("\"ab\" \"\\tc\"");
+  ASSERT_TRUE(split);
+  EXPECT_EQ(split->value, "ab\tc");
+  EXPECT_EQ(split->source_offsets, (std::vector<uint32_t>{1, 2, 6, 8}));
+
+  auto raw = decode_cpp_string_literal(R"--(R"(a"b)")--");
+  ASSERT_TRUE(raw);
+  EXPECT_EQ(raw->value, "a\"b");
+
+  EXPECT_FALSE(decode_cpp_string_literal("MY_SCHEMA"));
+  EXPECT_FALSE(decode_cpp_string_literal("\"unterminated"));
+}
+
+TEST(KernelTypes, StableFormsAndReleases) {
+  KernelTypes t = KernelTypes::load(rules());
+  TypeForms tensor = t.stable(type_of("Tensor"));
+  EXPECT_EQ(tensor.cpp, std::vector<std::string>{"torch::stable::Tensor"});
+  EXPECT_EQ(tensor.since->str(), "2.9");
+  TypeForms opt = t.stable(type_of("int?"));
+  EXPECT_EQ(opt.cpp, std::vector<std::string>{"std::optional<int64_t>"});
+  TypeForms list = t.stable(type_of("Tensor?[]"));
+  EXPECT_TRUE(matches_form("std::vector<std::optional<torch::stable::Tensor>>", list.cpp));
+  EXPECT_TRUE(matches_form("torch::headeronly::HeaderOnlyArrayRef<std::optional<torch::stable::Tensor>>", list.cpp));
+  EXPECT_EQ(list.since->str(), "2.10");  // lists came with 2.10
+  EXPECT_NE(t.stable(type_of("Scalar")).unsupported.find("double"), std::string::npos);
+  EXPECT_FALSE(t.stable(type_of("SymInt[]")).unsupported.empty());
+  EXPECT_FALSE(t.stable(type_of("(int, int)")).unsupported.empty());
+
+  auto s = std::get<FunctionSchema>(parse_schema("f() -> (Tensor a, int b)"));
+  TypeForms rets = t.stable_returns(s.returns);
+  EXPECT_EQ(rets.cpp, std::vector<std::string>{"std::tuple<torch::stable::Tensor, int64_t>"});
+}
+
+TEST(KernelTypes, LegacyForms) {
+  KernelTypes t = KernelTypes::load(rules());
+  EXPECT_TRUE(matches_form("c10::ArrayRef<int64_t>", t.legacy(type_of("int[]")).cpp));
+  EXPECT_TRUE(matches_form("c10::ArrayRef<int64_t>", t.legacy(type_of("SymInt[]")).cpp));
+  EXPECT_TRUE(matches_form("c10::OptionalArrayRef<int64_t>", t.legacy(type_of("int[1]?")).cpp));
+  EXPECT_TRUE(matches_form("std::array<bool, 3>", t.legacy(type_of("bool[3]")).cpp));
+  EXPECT_TRUE(matches_form("c10::intrusive_ptr<MyStack>", t.legacy(type_of("__torch__.torch.classes.ns.MyStack")).cpp));
+  EXPECT_FALSE(matches_form("c10::intrusive_ptr<>", t.legacy(type_of("__torch__.torch.classes.ns.MyStack")).cpp));
+  EXPECT_TRUE(t.legacy(type_of("Any")).cpp.empty());  // unknown: not checked
+}
+
+TEST(PythonScanner, FakesDefinitionsAndImpls) {
+  PythonRegistrations py;
+  scan_python_text(R"(import torch
+
+@torch._library.register_fake_class("ns::Bag")
+class FakeBag:
+    def __init__(self, items):
+        self.items = items
+
+    @classmethod
+    def __obj_unflatten__(cls, flat):
+        return cls(**dict(flat))
+
+    def size(self):  # a method
+        return len(self.items)
+
+def helper():
+    pass
+
+@torch.library.register_fake("ns::bag_size")
+def _(b):
+    return 0
+
+torch.library.define("ns::other(Tensor x) -> Tensor")
+@torch.library.impl("ns::other", "cpu")
+def other_cpu(x):
+    return x
+)",
+                   "/p/fakes.py", py);
+  ASSERT_EQ(py.fake_classes.count("ns::Bag"), 1u);
+  const auto& bag = py.fake_classes.at("ns::Bag");
+  EXPECT_TRUE(bag.unflatten_classmethod);
+  EXPECT_TRUE(bag.methods.count("size"));
+  EXPECT_FALSE(bag.methods.count("helper")) << "a function after the class is not its method";
+  EXPECT_EQ(bag.where.line, 3u);
+  EXPECT_TRUE(PythonRegistrations::names(py.fake_ops, "ns::bag_size"));
+  EXPECT_TRUE(py.defined_ops.count("ns::other"));
+  EXPECT_TRUE(py.implemented_ops.count("ns::other"));
+}
+
+// ---- the cross-TU checks on hand-built registrations -------------------------
+
+findings::Location at(const std::string& file, uint32_t line) { return {file, line, 1, "", ""}; }
+
+LiteralText lit(const std::string& text, const std::string& file, uint32_t line) {
+  LiteralText l;
+  l.text = text;
+  l.start = at(file, line);
+  return l;
+}
+
+TuRegistrations defining_tu(const std::string& file, const std::string& schema, const std::string& target = "") {
+  TuRegistrations tu;
+  tu.tu = file;
+  tu.target_version = target;
+  tu.blocks.push_back({BlockKind::Def, true, "myops", "", "STABLE_TORCH_LIBRARY", at(file, 1)});
+  tu.defs.push_back({0, lit(schema, file, 2), std::nullopt, at(file, 2)});
+  return tu;
+}
+
+TuRegistrations implementing_tu(const std::string& file, const std::string& name) {
+  TuRegistrations tu;
+  tu.tu = file;
+  tu.blocks.push_back({BlockKind::Impl, true, "myops", "CPU", "STABLE_TORCH_LIBRARY_IMPL", at(file, 1)});
+  KernelRef k;
+  k.form = KernelRef::Form::Unknown;
+  tu.impls.push_back({0, lit(name, file, 2), k, at(file, 2)});
+  return tu;
+}
+
+size_t count(const RegistrationOutcome& o, const std::string& rule) {
+  size_t n = 0;
+  for (const auto& f : o.findings) n += f.rule == rule;
+  return n;
+}
+
+TEST(RegistrationChecks, DefAndImplMeetAcrossTranslationUnits) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  auto ok = check_registrations({defining_tu("/p/a.cpp", "f(Tensor x) -> Tensor"), implementing_tu("/p/b.cpp", "f")}, env);
+  EXPECT_TRUE(ok.findings.empty());
+  auto typo = check_registrations({defining_tu("/p/a.cpp", "f(Tensor x) -> Tensor"), implementing_tu("/p/b.cpp", "g")}, env);
+  EXPECT_EQ(count(typo, "schema-impl-without-def"), 1u);
+  EXPECT_EQ(count(typo, "schema-def-without-impl"), 1u);
+}
+
+TEST(RegistrationChecks, AHeaderSeenByTwoTranslationUnitsIsNotADuplicate) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  // The same block (same file and line) reached from two TUs.
+  TuRegistrations a = defining_tu("/p/ops.h", "f(Tensor x) -> Tensor"), b = a;
+  a.tu = "/p/a.cpp";
+  b.tu = "/p/b.cpp";
+  auto o = check_registrations({a, b, implementing_tu("/p/c.cpp", "f")}, env);
+  EXPECT_EQ(count(o, "schema-duplicate-def"), 0u);
+  // A second def of the same name elsewhere is.
+  auto dup = check_registrations({a, defining_tu("/p/d.cpp", "f(Tensor x, int n) -> Tensor"),
+                                  implementing_tu("/p/c.cpp", "f")},
+                                 env);
+  EXPECT_EQ(count(dup, "schema-duplicate-def"), 1u);
+}
+
+TEST(RegistrationChecks, TypeNewerThanTheTargetRelease) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  auto old_target = check_registrations(
+      {defining_tu("/p/a.cpp", "f(Tensor x, Device d) -> Tensor", "2.9"), implementing_tu("/p/b.cpp", "f")}, env);
+  ASSERT_EQ(count(old_target, "boxed-unsupported-type"), 1u);
+  EXPECT_NE(old_target.findings[0].message.find("needs PyTorch 2.10"), std::string::npos)
+      << old_target.findings[0].message;
+  auto new_target = check_registrations(
+      {defining_tu("/p/a.cpp", "f(Tensor x, Device d) -> Tensor", "2.10"), implementing_tu("/p/b.cpp", "f")}, env);
+  EXPECT_EQ(count(new_target, "boxed-unsupported-type"), 0u);
+}
+
+TEST(RegistrationChecks, DeviceBackendCoverage) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  TuRegistrations tu;
+  tu.tu = "/p/backend.cpp";
+  tu.blocks.push_back({BlockKind::Impl, false, "aten", "PrivateUse1", "TORCH_LIBRARY_IMPL", at(tu.tu, 1)});
+  KernelRef k;
+  tu.impls.push_back({0, lit("neg", tu.tu, 2), k, at(tu.tu, 2)});
+  tu.impls.push_back({0, lit("negative", tu.tu, 3), k, at(tu.tu, 3)});  // composite: an override
+  auto o = check_registrations({tu}, env);
+  EXPECT_TRUE(o.findings.empty());
+  ASSERT_EQ(o.subjects.size(), 1u);
+  const auto& s = o.subjects[0];
+  EXPECT_EQ(s.path, "aten/PrivateUse1");
+  EXPECT_EQ(s.verdict, "PARTIAL");
+  std::map<std::string, std::string> facts(s.facts.begin(), s.facts.end());
+  EXPECT_EQ(facts["kernels registered"], "2");
+  EXPECT_EQ(facts["of those implemented"], "1");
+  EXPECT_EQ(facts["composite operators overridden"], "1");
+  EXPECT_EQ(facts["PyTorch release"], env.aten.release());
+}
+
+TEST(RegistrationModel, SerializationRoundTrips) {
+  TuRegistrations tu = defining_tu("/p/a.cpp", "f(Tensor x) -> Tensor", "2.10");
+  tu.defs[0].schema.positions = {{2, 10}, {2, 11}};
+  KernelRef k;
+  k.form = KernelRef::Form::TorchBox;
+  k.function = "ns::f";
+  k.signature = CppSignature{{"Tensor", "torch::stable::Tensor", false, false, false},
+                             {{"const Tensor &", "torch::stable::Tensor", true, true, false}},
+                             {"x"},
+                             true};
+  tu.impls.push_back({0, lit("f", "/p/a.cpp", 5), k, at("/p/a.cpp", 5)});
+  tu.boxed_kernels.push_back({"k", at("/p/a.cpp", 9), {{0, {"Tensor", "torch::stable::Tensor"}, at("/p/a.cpp", 10)}},
+                              {}, true});
+  tu.classes.push_back({"ns", "C", "C", {"push", "__obj_flatten__"}, at("/p/a.cpp", 12)});
+  nlohmann::json j = tu;
+  TuRegistrations back = j.get<TuRegistrations>();
+  EXPECT_EQ(nlohmann::json(back), j);
+  EXPECT_EQ(back.impls[0].kernel.signature->params[0].normalized, "torch::stable::Tensor");
+  EXPECT_TRUE(back.boxed_kernels[0].opaque);
+}
+
+TEST(RegistrationRulesDocs, EveryRuleTheChecksEmitIsDocumented) {
+  auto registry = findings::RuleRegistry::load(rules());
+  for (const char* id :
+       {"schema-parse-error", "schema-default-mismatch", "schema-duplicate-def", "schema-impl-without-def",
+        "schema-def-without-impl", "schema-unknown-dispatch-key", "schema-namespace-mismatch",
+        "schema-signature-mismatch", "boxed-unsupported-type", "boxed-stack-index-out-of-range",
+        "boxed-stack-type-mismatch", "boxed-arg-not-read-once", "boxed-return-not-written-once",
+        "boxed-signature-mismatch", "backend-unknown-op", "backend-signature-mismatch", "torchbind-not-stable",
+        "torchbind-missing-obj-flatten", "torchbind-missing-fake-class", "torchbind-fake-class-incomplete",
+        "torchbind-op-missing-fake"}) {
+    const auto* doc = registry.find(id);
+    ASSERT_NE(doc, nullptr) << id;
+    EXPECT_FALSE(doc->instead.empty()) << id;
+    EXPECT_FALSE(doc->example_fires.empty()) << id;
+    EXPECT_FALSE(doc->example_clean.empty()) << id;
+    // A fixture pair exists for every rule.
+    auto dir = std::filesystem::path(TORCHABI_SOURCE_DIR) / "fixtures" / "schema" / id;
+    EXPECT_TRUE(std::filesystem::exists(dir / "fires")) << id;
+  }
+}
+
+}  // namespace
+}  // namespace torchabi::schema
