@@ -18,7 +18,7 @@ cmake -S "$root" -B "$build" -G "Unix Makefiles" \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
-  -DTORCHABI_BUILD_FIXTURES=OFF -DTORCHABI_BUILD_TESTS=ON >"$build.configure.log" 2>&1 ||
+  -DTORCHABI_BUILD_TESTS=ON -DTORCHABI_BUILD_FIXTURES=ON >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 2; }
 cmake --build "$build" -j "$jobs" --target fuzzers
 

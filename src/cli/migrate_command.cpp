@@ -97,7 +97,7 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
   }
   for (const auto& n : checked.notes) std::cerr << "torchabi: note: " << n << "\n";
   const size_t n = plan.applied_count();
-  std::cerr << "torchabi: " << (dry_run ? "would fix " : "fixed ") << n << " use" << (n == 1 ? "" : "s") << " in "
+  std::cerr << "torchabi: " << (dry_run ? "would make " : "made ") << n << " rewrite" << (n == 1 ? "" : "s") << " in "
             << plan.files.size() << " file" << (plan.files.size() == 1 ? "" : "s");
   if (needs_flag) std::cerr << "; " << needs_flag << " more with --unsafe-fixes";
   std::cerr << "\n";

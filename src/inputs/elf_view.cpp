@@ -131,9 +131,18 @@ std::string_view ElfView::string_at(const char* table, size_t size, uint64_t off
 }
 
 void ElfView::read_sections() {
+  // libelf may hand out pointers into the image at any alignment (a damaged
+  // e_shoff or sh_offset); every header and entry is copied out with memcpy.
+  auto header_of = [&](Elf_Scn* scn) {
+    const void* p = elf64_getshdr(scn);  // untyped: it may be misaligned
+    if (!p) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
+    Elf64_Shdr sh;
+    std::memcpy(&sh, p, sizeof sh);
+    return sh;
+  };
   struct Table {
     Elf_Scn* scn = nullptr;
-    Elf64_Shdr* shdr = nullptr;
+    Elf64_Shdr shdr{};
   } dynsym, dynamic, versym;
 
   auto section_data = [&](Elf_Scn* scn, const Elf64_Shdr* sh, const char* what) -> Elf_Data* {
@@ -146,59 +155,62 @@ void ElfView::read_sections() {
   };
   auto linked_strtab = [&](const Elf64_Shdr* sh, const char* what, const char** table, size_t* size) {
     Elf_Scn* s = elf_getscn(elf_, sh->sh_link);
-    Elf64_Shdr* ssh = s ? elf64_getshdr(s) : nullptr;
-    if (!ssh || ssh->sh_type != SHT_STRTAB) fail(std::string("corrupt ELF: ") + what + " has no string table");
-    Elf_Data* d = section_data(s, ssh, "the dynamic string table");
+    if (!s || sh->sh_link == 0) fail(std::string("corrupt ELF: ") + what + " has no string table");
+    const Elf64_Shdr ssh = header_of(s);
+    if (ssh.sh_type != SHT_STRTAB) fail(std::string("corrupt ELF: ") + what + " has no string table");
+    Elf_Data* d = section_data(s, &ssh, "the dynamic string table");
     *table = static_cast<const char*>(d->d_buf);
     *size = d->d_size;
   };
 
   for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
-    Elf64_Shdr* sh = elf64_getshdr(scn);
-    if (!sh) fail(std::string("corrupt ELF: ") + elf_errmsg(-1));
-    Table* t = sh->sh_type == SHT_DYNSYM ? &dynsym : sh->sh_type == SHT_DYNAMIC ? &dynamic
-             : sh->sh_type == SHT_GNU_versym ? &versym : nullptr;
+    const Elf64_Shdr sh = header_of(scn);
+    Table* t = sh.sh_type == SHT_DYNSYM ? &dynsym : sh.sh_type == SHT_DYNAMIC ? &dynamic
+             : sh.sh_type == SHT_GNU_versym ? &versym : nullptr;
     if (!t) continue;
-    if (t->scn) fail("corrupt ELF: more than one section of type " + std::to_string(sh->sh_type));
+    if (t->scn) fail("corrupt ELF: more than one section of type " + std::to_string(sh.sh_type));
     *t = {scn, sh};
   }
   if (!dynsym.scn) fail("no dynamic symbol table (.dynsym): not a dynamically linked library");
 
-  if (dynsym.shdr->sh_entsize != sizeof(Elf64_Sym))
-    fail("corrupt ELF: .dynsym entry size " + std::to_string(dynsym.shdr->sh_entsize));
-  Elf_Data* sd = section_data(dynsym.scn, dynsym.shdr, ".dynsym");
+  if (dynsym.shdr.sh_entsize != sizeof(Elf64_Sym))
+    fail("corrupt ELF: .dynsym entry size " + std::to_string(dynsym.shdr.sh_entsize));
+  Elf_Data* sd = section_data(dynsym.scn, &dynsym.shdr, ".dynsym");
   if (sd->d_size % sizeof(Elf64_Sym) != 0) fail("corrupt ELF: .dynsym size is not a whole number of entries");
   syms_ = sd->d_buf;
   sym_count_ = sd->d_size / sizeof(Elf64_Sym);
-  linked_strtab(dynsym.shdr, ".dynsym", &dynstr_, &dynstr_size_);
+  linked_strtab(&dynsym.shdr, ".dynsym", &dynstr_, &dynstr_size_);
 
   if (versym.scn) {
-    Elf_Data* vd = section_data(versym.scn, versym.shdr, ".gnu.version");
+    Elf_Data* vd = section_data(versym.scn, &versym.shdr, ".gnu.version");
     if (vd->d_size != sym_count_ * sizeof(uint16_t))
       fail("corrupt ELF: .gnu.version has " + std::to_string(vd->d_size / 2) + " entries for " +
            std::to_string(sym_count_) + " symbols");
-    versym_ = static_cast<const uint16_t*>(vd->d_buf);
+    versym_ = static_cast<const std::byte*>(vd->d_buf);
   }
   if (dynamic.scn) {
-    Elf_Data* dd = section_data(dynamic.scn, dynamic.shdr, ".dynamic");
+    Elf_Data* dd = section_data(dynamic.scn, &dynamic.shdr, ".dynamic");
     const char* strtab = nullptr;
     size_t strsize = 0;
-    linked_strtab(dynamic.shdr, ".dynamic", &strtab, &strsize);
+    linked_strtab(&dynamic.shdr, ".dynamic", &strtab, &strsize);
     read_dynamic(dd->d_buf, dd->d_size, strtab, strsize);
   }
 }
 
 void ElfView::read_dynamic(const void* data, size_t size, const char* strtab, size_t strsize) {
-  const auto* dyn = static_cast<const Elf64_Dyn*>(data);
-  for (size_t i = 0; i < size / sizeof(Elf64_Dyn) && dyn[i].d_tag != DT_NULL; ++i) {
-    if (dyn[i].d_tag == DT_NEEDED) needed_.push_back(string_at(strtab, strsize, dyn[i].d_un.d_val, "a DT_NEEDED entry"));
-    else if (dyn[i].d_tag == DT_SONAME) soname_ = string_at(strtab, strsize, dyn[i].d_un.d_val, "DT_SONAME");
+  for (size_t i = 0; i < size / sizeof(Elf64_Dyn); ++i) {
+    Elf64_Dyn dyn;
+    std::memcpy(&dyn, static_cast<const std::byte*>(data) + i * sizeof dyn, sizeof dyn);
+    if (dyn.d_tag == DT_NULL) break;
+    if (dyn.d_tag == DT_NEEDED) needed_.push_back(string_at(strtab, strsize, dyn.d_un.d_val, "a DT_NEEDED entry"));
+    else if (dyn.d_tag == DT_SONAME) soname_ = string_at(strtab, strsize, dyn.d_un.d_val, "DT_SONAME");
   }
 }
 
 DynSymbol ElfView::symbol(size_t index, bool with_name) const {
   if (index >= sym_count_) fail("symbol index " + std::to_string(index) + " out of range");
-  const Elf64_Sym& s = static_cast<const Elf64_Sym*>(syms_)[index];
+  Elf64_Sym s;
+  std::memcpy(&s, static_cast<const std::byte*>(syms_) + index * sizeof s, sizeof s);
   DynSymbol d;
   if (with_name) d.name = string_at(dynstr_, dynstr_size_, s.st_name, "a symbol name");
   d.bind = ELF64_ST_BIND(s.st_info);
@@ -206,7 +218,8 @@ DynSymbol ElfView::symbol(size_t index, bool with_name) const {
   d.visibility = ELF64_ST_VISIBILITY(s.st_other);
   d.defined = s.st_shndx != SHN_UNDEF;
   if (versym_) {
-    const uint16_t v = versym_[index];
+    uint16_t v;
+    std::memcpy(&v, versym_ + index * sizeof v, sizeof v);
     d.hidden_version = (v & 0x8000) != 0 || (v & 0x7fff) == VER_NDX_LOCAL;
   }
   return d;

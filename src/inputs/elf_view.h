@@ -67,11 +67,11 @@ private:
   Elf* elf_ = nullptr;
   uint16_t machine_ = 0;
 
-  const void* syms_ = nullptr;  // Elf64_Sym[sym_count_]
+  const void* syms_ = nullptr;  // Elf64_Sym[sym_count_], possibly unaligned
   size_t sym_count_ = 0;
   const char* dynstr_ = nullptr;
   size_t dynstr_size_ = 0;
-  const uint16_t* versym_ = nullptr;  // sym_count_ entries, or null
+  const std::byte* versym_ = nullptr;  // sym_count_ uint16 entries, or null
 
   std::vector<std::string_view> needed_;
   std::string_view soname_;

@@ -95,7 +95,8 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px soli
 .card b{display:block;font-size:1.8em}.fixable{background:#2e7d32}.unsafe{background:#f9a825;color:#1b1b1b}
 .manual{background:#1565c0}.blocked{background:#c62828}.total{background:#424242}
 table{border-collapse:collapse;width:100%}th,td{border:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top}
-th{background:#f3f3f3}td.n{text-align:right}code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
+th{background:#f3f3f3}td.n{text-align:right}td.where{white-space:nowrap}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em;overflow-wrap:anywhere}
 details summary{cursor:pointer}.why{color:#555}.note{color:#555;font-size:.92em}
 )";
 
@@ -132,16 +133,16 @@ std::string render_plan_html(const MigrationPlan& p) {
   s += "<h2>APIs to replace</h2>\n<table id=\"apis\">\n<thead><tr><th>API</th><th>uses</th><th>stable replacement</th>"
        "<th>since</th><th>fixable</th><th>manual</th><th>blocked</th><th>where</th></tr></thead>\n<tbody>\n";
   for (const auto& g : p.apis) {
-    s += "<tr><td><code>" + esc(g.api) + "</code></td><td class=\"n\">" + num(g.counts.total()) + "</td><td>" +
+    s += "<tr><td><code>" + esc(g.api) + "</code>";
+    if (!g.note.empty()) s += "<div class=\"note\">" + esc(g.note) + "</div>";
+    s += "</td><td class=\"n\">" + num(g.counts.total()) + "</td><td>" +
          (g.replacement.empty() ? std::string("—") : "<code>" + esc(g.replacement) + "</code>") + "</td><td>" +
          (g.since ? esc(g.since->str()) : "—") + "</td><td class=\"n\">" +
          num(g.counts.fixable + g.counts.fixable_unsafe) + "</td><td class=\"n\">" + num(g.counts.manual) +
-         "</td><td class=\"n\">" + num(g.counts.blocked) + "</td><td><details><summary>" + num(g.files.size()) +
-         " file" + (g.files.size() == 1 ? "" : "s") + "</summary>";
+         "</td><td class=\"n\">" + num(g.counts.blocked) + "</td><td class=\"where\"><details><summary>" +
+         num(g.uses.size()) + " in " + num(g.files.size()) + " file" + (g.files.size() == 1 ? "" : "s") + "</summary>";
     for (const auto& l : g.uses) s += "<code>" + esc(place(l)) + "</code><br>";
-    s += "</details>";
-    if (!g.note.empty()) s += "<div class=\"note\">" + esc(g.note) + "</div>";
-    s += "</td></tr>\n";
+    s += "</details></td></tr>\n";
   }
   s += "</tbody>\n</table>\n";
 

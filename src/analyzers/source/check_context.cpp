@@ -55,15 +55,7 @@ findings::FixIt make_fix(const Range& r, std::string replacement, bool safe, std
   return f;
 }
 
-std::string display_path(const std::string& abs_path) {
-  static const std::string cwd = [] {
-    std::error_code ec;
-    auto p = std::filesystem::current_path(ec).string();
-    return p.empty() || p.back() == '/' ? p : p + "/";
-  }();
-  if (!cwd.empty() && abs_path.starts_with(cwd)) return abs_path.substr(cwd.size());
-  return abs_path;
-}
+std::string display_path(const std::string& abs_path) { return abs_path; }
 
 namespace {
 

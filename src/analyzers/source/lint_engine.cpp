@@ -21,11 +21,32 @@ bool is_unstable_rule(const std::string& rule) {
 
 std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const LintOptions& o) {
   std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + env.digest + "\n" + lint_checks_id() + "\n";
-  std::error_code ec;
-  m += fs::current_path(ec).string() + "\n" + a.file + "\n" + a.directory + "\n";
+  m += a.file + "\n" + a.directory + "\n";
   for (const auto& x : a.args) m += x + '\0';
   for (const auto& r : o.project_roots) m += r + '\n';
   return digest_hex(m) + digest_hex(m, 0x84222325cbf29ce4ull);
+}
+
+// Paths below the working directory, as the user typed them: in locations,
+// subjects, messages and notes (fix-its keep absolute paths for tools).
+void shorten_paths(findings::Report& report) {
+  std::error_code ec;
+  std::string cwd = fs::current_path(ec).string();
+  if (cwd.empty() || cwd == "/") return;
+  cwd += "/";
+  auto shorten = [&](std::string& s) {
+    for (size_t p = s.find(cwd); p != std::string::npos; p = s.find(cwd, p)) s.erase(p, cwd.size());
+  };
+  for (auto& f : report.findings) {
+    shorten(f.location.file);
+    shorten(f.message);
+    for (auto& n : f.notes) shorten(n);
+  }
+  for (auto& s : report.subjects) {
+    shorten(s.path);
+    for (auto& [k, v] : s.facts) shorten(v);
+  }
+  for (auto& f : report.failures) shorten(f.input);
 }
 
 }  // namespace
@@ -151,7 +172,12 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
       run.warnings.push_back(f.input + ": not analysed: " + f.message);
     }
   }
-  for (auto& f : run.report.findings) f.location.file = display_path(f.location.file);
+  shorten_paths(run.report);
+  for (auto& w : run.warnings) {
+    std::error_code ec;
+    const std::string cwd = fs::current_path(ec).string() + "/";
+    if (w.starts_with(cwd)) w.erase(0, cwd.size());
+  }
   std::stable_sort(run.report.findings.begin(), run.report.findings.end(), [](const auto& a, const auto& b) {
     return std::tie(a.location.file, a.location.line, a.location.column, a.rule) <
            std::tie(b.location.file, b.location.line, b.location.column, b.rule);

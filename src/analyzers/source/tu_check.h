@@ -84,7 +84,9 @@ std::string lint_checks_id();
 // Helpers shared by the checks.
 findings::Location location_of(const Range& r);
 findings::FixIt make_fix(const Range& r, std::string replacement, bool safe, std::string description);
-// A path as the user reads it in messages: relative to the working directory when below it.
+// A path in a message or note. Results stay absolute so that they can be
+// cached whatever the working directory; run_lint() shortens paths below the
+// working directory when it builds the report.
 std::string display_path(const std::string& abs_path);
 
 }  // namespace torchabi::source

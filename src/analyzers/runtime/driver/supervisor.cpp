@@ -51,6 +51,7 @@ struct ChildRun {
   std::vector<json> plan;  // {"name", "op"}
   std::map<size_t, std::string> status;
   long current = -1;       // planned call in progress; -1 while loading or between calls
+  long last_ended = -1;    // last planned call that completed in this child
   bool done = false;
   bool timed_out = false;
   std::optional<Fault> fault;
@@ -114,9 +115,13 @@ public:
       for (const auto& [i, s] : r.status) status_[i] = s;
       if (r.done) break;
       if (r.current < 0) {
-        // Died between calls: nothing of the extension's was running.
-        internal("the child process ended unexpectedly between calls");
-        break;
+        // Died between calls (a thread of the extension, a destructor): no
+        // call to blame, but the process is gone all the same.
+        between_calls_failure(r);
+        if (r.last_ended < 0 || static_cast<size_t>(r.last_ended) + 1 <= start) break;  // no progress
+        start = static_cast<size_t>(r.last_ended) + 1;
+        if (start >= planned_.size()) break;
+        continue;
       }
       call_failure(r);
       start = static_cast<size_t>(r.current) + 1;
@@ -207,6 +212,7 @@ private:
       r.status[i] = m.value("status", "");
       for (const auto& f : m["findings"]) add(proto_from_json(f));
       r.current = -1;
+      r.last_ended = static_cast<long>(i);
     } else if (t == "fault") {
       Fault f;
       f.signal = m.value("signal", 0);
@@ -348,7 +354,17 @@ private:
     add(std::move(f));
   }
 
-  void internal(const std::string& msg) { throw std::runtime_error("runtime driver: " + msg); }
+  void between_calls_failure(const ChildRun& r) {
+    ProtoFinding f;
+    f.rule = r.timed_out ? "runtime-kernel-timeout" : "runtime-kernel-crash";
+    std::string after = r.last_ended >= 0 && static_cast<size_t>(r.last_ended) < planned_.size()
+                            ? "after the call '" + planned_[r.last_ended].value("name", "") + "' returned"
+                            : "before its first call";
+    f.message = "the extension " + how_it_ended(r) + " " + after + ", while no kernel was running";
+    f.help = "look for threads or destructors the extension starts that outlive its kernels";
+    attach_output(f, r);
+    add(std::move(f));
+  }
 
   void summarize() {
     size_t passed = 0, failed = 0, other = 0;

@@ -86,12 +86,14 @@ public:
     if (target && target->version) {
       // Errors first: when a guard hid the API, clang's message is the better note.
       std::set<std::tuple<std::string, uint32_t, std::string>> seen;
-      translate_guard_errors(ctx, *target, seen);
+      std::vector<Use> hidden = translate_guard_errors(ctx, *target, seen);
       for (const auto& u : uses) {
         if (u.baseline || u.since <= *target->version) continue;
         if (!seen.emplace(u.range.file, u.range.begin, u.api).second) continue;
         report_after_target(ctx, *target, u.api, u.since, location_of(u.range), u.how);
       }
+      // The code uses them even though this target hides them.
+      uses.insert(uses.end(), hidden.begin(), hidden.end());
     }
     summarize(ctx, target, uses);
   }
@@ -191,8 +193,9 @@ private:
   }
 
   // Clang errors that a version guard caused: the API exists, only not for this target.
-  void translate_guard_errors(CheckContext& ctx, const Target& t,
-                              std::set<std::tuple<std::string, uint32_t, std::string>>& seen) {
+  std::vector<Use> translate_guard_errors(CheckContext& ctx, const Target& t,
+                                         std::set<std::tuple<std::string, uint32_t, std::string>>& seen) {
+    std::vector<Use> hidden;
     static const std::regex kPatterns[] = {
         std::regex("use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)'"),
         std::regex("no (?:member|type|template) named '([A-Za-z_][A-Za-z0-9_]*)' in (?:namespace )?'([A-Za-z_][A-Za-z0-9_:]*)'"),
@@ -237,9 +240,11 @@ private:
         if (!seen.emplace(r.file, r.begin, name).second) break;
         report_after_target(ctx, t, name, *needed, location_of(r),
                             "the stable headers hide it below " + needed->str() + "; clang: " + d.message);
+        hidden.push_back({name, *needed, false, r, "hidden by the target"});
         break;
       }
     }
+    return hidden;
   }
 
   static void summarize(CheckContext& ctx, const std::optional<Target>& target, const std::vector<Use>& uses) {

@@ -1,0 +1,356 @@
+// `torchabi migrate` end to end on our legacy fixtures (fixtures/migrate/),
+// parsed against Debian's libtorch-dev 1.13 headers: the plan in each format
+// against expected files, --fix results against expected files, compiled
+// against the stable stand-in headers and linted again, idempotence, the
+// guards (macro bodies, inactive branches, rewrites that would not compile),
+// and the HTML page rendered by headless Chromium.
+//
+// TORCHABI_UPDATE_EXPECTED=1 rewrites the expected files from the actual output
+// (review the diff before committing it).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli_harness.h"
+
+namespace fs = std::filesystem;
+using torchabi::e2e::make_temp_dir;
+using torchabi::e2e::run_torchabi;
+using torchabi::e2e::source_dir;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void spit(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+fs::path fixtures() { return fs::path(source_dir()) / "fixtures/migrate"; }
+fs::path expected(const std::string& name) { return fixtures() / "expected" / name; }
+
+bool updating() { return std::getenv("TORCHABI_UPDATE_EXPECTED") != nullptr; }
+
+// Compares with an expected file, or rewrites it under TORCHABI_UPDATE_EXPECTED.
+void expect_file(const std::string& actual, const std::string& name) {
+  if (updating()) {
+    spit(expected(name), actual);
+    return;
+  }
+  ASSERT_TRUE(fs::exists(expected(name))) << expected(name);
+  EXPECT_EQ(actual, slurp(expected(name))) << "differs from fixtures/migrate/expected/" << name;
+}
+
+std::string python_include() {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/usr/include", ec))
+    if (e.path().filename().string().rfind("python3", 0) == 0 && fs::exists(e.path() / "Python.h")) return e.path();
+  return {};
+}
+
+// The legacy fixtures need Debian's libtorch-dev (real at::/c10:: headers).
+bool have_libtorch() { return fs::exists("/usr/include/torch/csrc/api/include/torch/extension.h") && !python_include().empty(); }
+
+#define REQUIRE_LIBTORCH() \
+  if (!have_libtorch()) GTEST_SKIP() << "libtorch-dev (scripts/deps.txt) is not installed"
+
+std::vector<std::string> compiler_args() {
+  return {"--",
+          "-std=c++17",
+          "-I/usr/include/torch/csrc/api/include",
+          "-I" + python_include(),
+          "-I" + (fixtures() / "stand_in_include").string(),
+          "-DTORCH_EXTENSION_NAME=legacy_pybind"};
+}
+
+// A private copy of some fixture folders: --fix must never touch the repository.
+std::string copy_fixtures(const std::vector<std::string>& names) {
+  const std::string dir = make_temp_dir();
+  for (const auto& n : names) fs::copy(fixtures() / n, fs::path(dir) / n, fs::copy_options::recursive);
+  return dir;
+}
+
+torchabi::e2e::RunResult migrate(const std::string& cwd, std::vector<std::string> args,
+                                 const std::vector<std::string>& files) {
+  args.insert(args.end(), {"--cache-dir", (fs::path(cwd) / ".cache").string()});
+  args.insert(args.end(), files.begin(), files.end());
+  for (const auto& a : compiler_args()) args.push_back(a);
+  args.insert(args.begin(), "migrate");
+  return run_torchabi(args, cwd);
+}
+
+// The plan without what depends on the machine (tool version, notes).
+nlohmann::json comparable(nlohmann::json j) {
+  j.erase("tool");
+  j.erase("notes");
+  return j;
+}
+
+int compile(const std::string& cwd, const std::string& file, const std::vector<std::string>& flags) {
+  std::string cmd = "cd '" + cwd + "' && clang++-19 -fsyntax-only -std=c++17";
+  for (const auto& f : flags) cmd += " '" + f + "'";
+  cmd += " '" + file + "' 2>&1";
+  return std::system(cmd.c_str());
+}
+
+}  // namespace
+
+TEST(MigratePlan, LegacyCpuOpMatchesTheExpectedJson) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  auto r = migrate(dir, {"--format", "json"}, {"legacy_cpu/scale_op.cpp"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  expect_file(comparable(j).dump(2) + "\n", "legacy_cpu.plan.json");
+  // What the expected file says, spelled out.
+  EXPECT_EQ(j["summary"]["files_with_work"], 2);
+  EXPECT_EQ(j["summary"]["blocked"], 0);
+  EXPECT_GT(j["summary"]["fixable"].get<int>(), 0);
+  EXPECT_EQ(j["apis"][0]["api"], "at::Tensor");
+  EXPECT_EQ(j["apis"][0]["replacement"], "torch::stable::Tensor");
+  EXPECT_EQ(j["target_version"]["release"], "2.9");
+  ASSERT_EQ(j["order"].size(), 1u);
+  EXPECT_EQ(j["order"][0]["files"], (nlohmann::json{"legacy_cpu/scale_op.h", "legacy_cpu/scale_op.cpp"}));
+}
+
+TEST(MigratePlan, TorchBindClassIsABlockerInTheMarkdownComment) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"torchbind"});
+  auto md = migrate(dir, {}, {"torchbind/counter.cpp"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  expect_file(md.out, "torchbind.plan.md");
+  EXPECT_NE(md.out.find("**TorchBind custom classes**"), std::string::npos);
+  EXPECT_NE(md.out.find("**Scalar arguments**"), std::string::npos);
+
+  auto js = migrate(dir, {"--format", "json"}, {"torchbind/counter.cpp"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  auto j = js.json();
+  std::set<std::string> ids;
+  for (const auto& b : j["blockers"]) ids.insert(b["id"]);
+  EXPECT_TRUE(ids.count("torchbind") && ids.count("scalar")) << j["blockers"].dump(1);
+  EXPECT_GT(j["summary"]["blocked"].get<int>(), 0);
+}
+
+TEST(MigratePlan, PybindModuleWithAutogradIsBlocked) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"pybind_module"});
+  auto r = migrate(dir, {"--format", "json"}, {"pybind_module/module.cpp"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  expect_file(comparable(j).dump(2) + "\n", "pybind_module.plan.json");
+  std::set<std::string> ids;
+  for (const auto& b : j["blockers"]) ids.insert(b["id"]);
+  EXPECT_TRUE(ids.count("autograd-function")) << j["blockers"].dump(1);
+  EXPECT_TRUE(ids.count("pybind11-tensors")) << j["blockers"].dump(1);
+  // The file keeps torch/extension.h while blocked uses remain.
+  for (const auto& a : j["apis"])
+    if (a["api"] == "torch/extension.h") EXPECT_EQ(a["counts"]["manual"], 1);
+}
+
+TEST(MigratePlan, CudaStyleFileWithoutTheToolkit) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"cuda_style"});
+  auto r = migrate(dir, {"--format", "json"}, {"cuda_style/add_one.cu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  expect_file(comparable(j).dump(2) + "\n", "cuda_style.plan.json");
+  std::map<std::string, nlohmann::json> apis;
+  for (const auto& a : j["apis"]) apis[a["api"]] = a;
+  ASSERT_TRUE(apis.count("c10::cuda::CUDAGuard"));
+  EXPECT_EQ(apis["c10::cuda::CUDAGuard"]["replacement"], "torch::stable::accelerator::DeviceGuard");
+  ASSERT_TRUE(apis.count("C10_CUDA_KERNEL_LAUNCH_CHECK"));
+  EXPECT_EQ(apis["C10_CUDA_KERNEL_LAUNCH_CHECK"]["replacement"], "STD_CUDA_KERNEL_LAUNCH_CHECK");
+  // STD_CUDA_KERNEL_LAUNCH_CHECK needs 2.10: that sets the target.
+  EXPECT_EQ(j["target_version"]["release"], "2.10");
+}
+
+TEST(MigrateFix, LegacyCpuOpIsRewrittenCompilesAndLintsClean) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  const std::vector<std::string> files = {"legacy_cpu/scale_op.cpp"};
+
+  auto dry = migrate(dir, {"--fix", "--unsafe-fixes", "--dry-run"}, files);
+  EXPECT_EQ(dry.exit_code, 1) << dry.err;  // there are changes to make
+  expect_file(dry.out, "legacy_cpu.fix.diff");
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), slurp(fixtures() / "legacy_cpu/scale_op.cpp"))
+      << "--dry-run wrote a file";
+
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, files);
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_EQ(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  expect_file(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), "legacy_cpu/scale_op.cpp");
+  expect_file(slurp(fs::path(dir) / "legacy_cpu/scale_op.h"), "legacy_cpu/scale_op.h");
+
+  // The result compiles against the stable headers alone: no ATen left.
+  EXPECT_EQ(compile(dir, "legacy_cpu/scale_op.cpp", {"-I" + (fixtures() / "stand_in_include").string()}), 0);
+
+  // lint no longer reports what was fixed.
+  std::vector<std::string> lint = {"lint", "--format", "json", "--no-cache", "legacy_cpu/scale_op.cpp"};
+  for (const auto& a : compiler_args()) lint.push_back(a);
+  auto relint = run_torchabi(lint, dir);
+  EXPECT_EQ(relint.exit_code, 0) << relint.out;
+  for (const auto& f : relint.json()["findings"])
+    EXPECT_NE(f["rule"].get<std::string>().rfind("source-unstable", 0), 0u) << f.dump();
+
+  // A second run changes nothing.
+  auto again = migrate(dir, {"--fix", "--unsafe-fixes", "--dry-run"}, files);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, "");
+}
+
+TEST(MigrateFix, TheDiffAppliesWithPatch) {
+  REQUIRE_LIBTORCH();
+  if (std::system("patch --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "GNU patch is not installed";
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  spit(fs::path(dir) / "fix.diff", slurp(expected("legacy_cpu.fix.diff")));
+  ASSERT_EQ(std::system(("cd '" + dir + "' && patch -s -p0 < fix.diff").c_str()), 0);
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), slurp(expected("legacy_cpu/scale_op.cpp")));
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.h"), slurp(expected("legacy_cpu/scale_op.h")));
+}
+
+TEST(MigrateFix, SafeFixesAloneWouldBreakTheBuildSoNothingIsWritten) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  // at::Tensor -> torch::stable::Tensor is safe, at::empty_like -> torch::stable::empty_like is
+  // not: without --unsafe-fixes the kernel would call at::empty_like on a stable tensor.
+  auto fix = migrate(dir, {"--fix"}, {"legacy_cpu/scale_op.cpp"});
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_NE(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  EXPECT_NE(fix.err.find("empty_like"), std::string::npos) << fix.err;
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), slurp(fixtures() / "legacy_cpu/scale_op.cpp"));
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.h"), slurp(fixtures() / "legacy_cpu/scale_op.h"));
+}
+
+TEST(MigrateFix, MacroBodiesAndInactiveBranchesAreLeftAlone) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"guards"});
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, {"guards/checks.cpp"});
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_NE(fix.err.find("inside a macro definition"), std::string::npos) << fix.err;
+  const std::string after = slurp(fs::path(dir) / "guards/checks.cpp");
+  expect_file(after, "guards/checks.cpp");
+  EXPECT_NE(after.find("#define CHECK_POSITIVE(v) TORCH_CHECK((v) > 0"), std::string::npos);
+  EXPECT_NE(after.find("inline void debug_check(int v) { TORCH_CHECK(v != 42"), std::string::npos);
+  EXPECT_NE(after.find("  STD_TORCH_CHECK(v < 1000"), std::string::npos);
+
+  // Re-linted, only the use inside the macro definition is left.
+  std::vector<std::string> lint = {"lint", "--format", "json", "--no-cache", "guards/checks.cpp"};
+  for (const auto& a : compiler_args()) lint.push_back(a);
+  auto relint = run_torchabi(lint, dir);
+  std::vector<int> lines;
+  for (const auto& f : relint.json()["findings"])
+    if (f["rule"] == "source-unstable-macro") lines.push_back(f["location"]["line"]);
+  EXPECT_EQ(lines, std::vector<int>{7});
+}
+
+TEST(MigrateFix, ARewriteThatWouldNotCompileIsRefused) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"refused"});
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, {"refused/first_value.cpp"});
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_NE(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  EXPECT_NE(fix.err.find("data_ptr"), std::string::npos) << fix.err;
+  EXPECT_EQ(slurp(fs::path(dir) / "refused/first_value.cpp"), slurp(fixtures() / "refused/first_value.cpp"));
+}
+
+TEST(MigrateCli, BadOptionsAreOneLineInputErrors) {
+  auto fmt = run_torchabi({"migrate", "--format", "pdf", "a.cpp"});
+  EXPECT_EQ(fmt.exit_code, 2);
+  EXPECT_NE(fmt.err.find("unknown format 'pdf'"), std::string::npos) << fmt.err;
+  EXPECT_EQ(std::count(fmt.err.begin(), fmt.err.end(), '\n'), 1) << fmt.err;
+
+  auto dry = run_torchabi({"migrate", "--dry-run", "a.cpp"});
+  EXPECT_EQ(dry.exit_code, 2);
+  EXPECT_NE(dry.err.find("--dry-run"), std::string::npos) << dry.err;
+
+  const std::string dir = make_temp_dir();
+  auto missing = run_torchabi({"migrate", "--format", "json", "-o", "plan.json", "missing.cpp", "--", "-std=c++17"}, dir);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("missing.cpp"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists(fs::path(dir) / "plan.json")) << "nothing half-written";
+}
+
+// The HTML page, opened in headless Chromium: a script the test adds (the page
+// itself has none) measures the laid-out table and chart.
+TEST(MigrateHtml, RendersItsTableAndChartInChromium) {
+  REQUIRE_LIBTORCH();
+  if (std::system("chromium --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "chromium (scripts/deps.txt) is not installed";
+  const std::string dir = copy_fixtures({"legacy_cpu", "torchbind"});
+  auto r = migrate(dir, {"--format", "html", "-o", "plan.html"}, {"legacy_cpu/scale_op.cpp", "torchbind/counter.cpp"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string html = slurp(fs::path(dir) / "plan.html");
+  ASSERT_EQ(html.find("<script"), std::string::npos) << "the page must not need JavaScript";
+  const size_t rows = std::count_if(std::sregex_iterator(html.begin(), html.end(), std::regex("<tr><td><code>")),
+                                    std::sregex_iterator(), [](const auto&) { return true; });
+
+  const std::string probe = R"(<script>
+(function () {
+  var t = document.getElementById('apis');
+  var out = {table: {width: t.getBoundingClientRect().width, rows: []}, chart: {bars: []}};
+  Array.prototype.forEach.call(t.tBodies[0].rows, function (r) { out.table.rows.push(r.getBoundingClientRect().height); });
+  var svg = document.getElementById('chart');
+  var box = svg.getBoundingClientRect();
+  out.chart.width = box.width; out.chart.height = box.height;
+  Array.prototype.forEach.call(svg.querySelectorAll('g.file-bar'), function (g) {
+    var bar = {total: +g.getAttribute('data-total'), segs: []};
+    Array.prototype.forEach.call(g.querySelectorAll('rect'), function (s) {
+      var b = s.getBoundingClientRect();
+      bar.segs.push({w: b.width, h: b.height, inside: b.left >= box.left && b.right <= box.right + 0.5, fill: getComputedStyle(s).fill});
+    });
+    out.chart.bars.push(bar);
+  });
+  var pre = document.createElement('pre'); pre.id = 'layout'; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>)";
+  html.insert(html.rfind("</body>"), probe);
+  spit(fs::path(dir) / "probe.html", html);
+  const std::string profile = make_temp_dir();
+  const std::string cmd = "chromium --headless --no-sandbox --disable-gpu --disable-background-networking "
+                          "--disable-component-update --disable-sync --no-first-run --window-size=1200,1600 "
+                          "--user-data-dir='" + profile + "' --dump-dom 'file://" + dir + "/probe.html' > '" + dir +
+                          "/dom.html' 2> '" + dir + "/chromium.log'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(fs::path(dir) / "chromium.log");
+  const std::string dom = slurp(fs::path(dir) / "dom.html");
+  const size_t at = dom.find("<pre id=\"layout\">");
+  ASSERT_NE(at, std::string::npos) << dom.substr(0, 2000);
+  std::string text = dom.substr(at + 17, dom.find("</pre>", at) - at - 17);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"&quot;", "\""}, {"&lt;", "<"}, {"&gt;", ">"}, {"&amp;", "&"}})
+    for (size_t p = 0; (p = text.find(from, p)) != std::string::npos; p += to.size()) text.replace(p, from.size(), to);
+  auto layout = nlohmann::json::parse(text);
+
+  // Every API row is laid out with a real height, inside a table of real width.
+  EXPECT_GT(layout["table"]["width"].get<double>(), 400);
+  ASSERT_EQ(layout["table"]["rows"].size(), rows);
+  for (const auto& h : layout["table"]["rows"]) EXPECT_GT(h.get<double>(), 10);
+
+  // One bar per file with work; segment widths proportional to the counts.
+  EXPECT_GT(layout["chart"]["width"].get<double>(), 400);
+  const auto& bars = layout["chart"]["bars"];
+  ASSERT_EQ(bars.size(), 3u);  // scale_op.cpp, scale_op.h, counter.cpp
+  double per_use = -1;
+  const std::set<std::string> colours = {"rgb(46, 125, 50)", "rgb(249, 168, 37)", "rgb(21, 101, 192)", "rgb(198, 40, 40)"};
+  for (const auto& bar : bars) {
+    double width = 0;
+    for (const auto& s : bar["segs"]) {
+      if (s["h"].get<double>() < 10) continue;  // legend swatches are not in bars; this guards the bar rects
+      EXPECT_GT(s["w"].get<double>(), 0);
+      EXPECT_TRUE(s["inside"].get<bool>());
+      EXPECT_TRUE(colours.count(s["fill"])) << s["fill"];
+      width += s["w"].get<double>();
+    }
+    const double ratio = width / bar["total"].get<double>();
+    if (per_use < 0) per_use = ratio;
+    EXPECT_NEAR(ratio, per_use, 0.5) << bar.dump();
+  }
+}
