@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -69,6 +70,10 @@ struct Found {
   std::string symbol;
   auto operator<=>(const Found&) const = default;
 };
+
+inline void PrintTo(const Found& f, std::ostream* os) {
+  *os << f.file << ":" << f.line << ":" << f.column << " [" << f.symbol << "]";
+}
 
 inline std::vector<Found> findings_of(const nlohmann::json& report, const std::string& rule) {
   std::vector<Found> out;

@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <set>
 #include <sstream>
 
 #include "cli_harness.h"
@@ -59,7 +59,7 @@ std::string python_include() {
 }
 
 // The legacy fixtures need Debian's libtorch-dev (real at::/c10:: headers).
-bool have_libtorch() { return fs::exists("/usr/include/torch/csrc/api/include/torch/extension.h") && !python_include().empty(); }
+bool have_libtorch() { return fs::exists("/usr/include/torch/extension.h") && !python_include().empty(); }
 
 #define REQUIRE_LIBTORCH() \
   if (!have_libtorch()) GTEST_SKIP() << "libtorch-dev (scripts/deps.txt) is not installed"
@@ -153,8 +153,13 @@ TEST(MigratePlan, PybindModuleWithAutogradIsBlocked) {
   EXPECT_TRUE(ids.count("autograd-function")) << j["blockers"].dump(1);
   EXPECT_TRUE(ids.count("pybind11-tensors")) << j["blockers"].dump(1);
   // The file keeps torch/extension.h while blocked uses remain.
-  for (const auto& a : j["apis"])
-    if (a["api"] == "torch/extension.h") EXPECT_EQ(a["counts"]["manual"], 1);
+  bool seen = false;
+  for (const auto& a : j["apis"]) {
+    if (a["api"] != "torch/extension.h") continue;
+    seen = true;
+    EXPECT_EQ(a["counts"]["manual"], 1);
+  }
+  EXPECT_TRUE(seen);
 }
 
 TEST(MigratePlan, CudaStyleFileWithoutTheToolkit) {
@@ -290,8 +295,8 @@ TEST(MigrateHtml, RendersItsTableAndChartInChromium) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string html = slurp(fs::path(dir) / "plan.html");
   ASSERT_EQ(html.find("<script"), std::string::npos) << "the page must not need JavaScript";
-  const size_t rows = std::count_if(std::sregex_iterator(html.begin(), html.end(), std::regex("<tr><td><code>")),
-                                    std::sregex_iterator(), [](const auto&) { return true; });
+  size_t rows = 0;
+  for (size_t p = html.find("<tr><td><code>"); p != std::string::npos; p = html.find("<tr><td><code>", p + 1)) ++rows;
 
   const std::string probe = R"(<script>
 (function () {

@@ -1,0 +1,218 @@
+// How lint's findings become migration work (lint_adapter.h) and how the
+// inactive-branch ranges travel back from lint's children (inactive_regions.h).
+#include <gtest/gtest.h>
+
+#include "analyzers/migration/inactive_regions.h"
+#include "analyzers/migration/lint_adapter.h"
+#include "test_files.h"
+
+using namespace torchabi::migration;
+using namespace torchabi::migration::testing;
+using torchabi::findings::Finding;
+using torchabi::findings::FixIt;
+using torchabi::findings::FixSafety;
+using torchabi::findings::Report;
+
+namespace {
+
+const torchabi::source::Replacements& replacements() {
+  static auto r = torchabi::source::Replacements::parse(R"(
+apis:
+  - {legacy: [at::Tensor], kind: type, replacement: torch::stable::Tensor, header: torch/csrc/stable/tensor.h, since: "2.9", fix: safe}
+  - {legacy: [at::TensorBase::dim], kind: method, replacement: "torch::stable::Tensor::*", header: torch/csrc/stable/tensor.h, since: "2.9", fix: safe, style: same-method}
+  - {legacy: [c10::Scalar], kind: type, replacement: null, fix: "no", note: no scalar}
+  - {legacy: [c10::TensorOptions], kind: type, replacement: null, fix: "no", note: pass options separately}
+  - {legacy: [TORCH_CHECK], kind: macro, replacement: STD_TORCH_CHECK, header: torch/headeronly/util/Exception.h, since: "2.9", fix: safe}
+  - {legacy: [AT_DISPATCH_FLOATING_TYPES], kind: macro, replacement: STABLE_DISPATCH_FLOATING_TYPES, header: torch/csrc/stable/Dispatch.h, fix: unsafe}
+  - {legacy: [torch/extension.h], kind: header, replacement: null, fix: "no", note: include what you use}
+)", "test-replacements.yaml");
+  return r;
+}
+
+const BlockerCatalog& blockers() {
+  static auto b = BlockerCatalog::from_yaml(R"(
+blockers:
+  - {id: scalar, title: Scalar arguments, apis: [c10::Scalar], workaround: take a double}
+  - {id: torchbind, title: TorchBind, apis: [torch::CustomClassHolder], workaround: keep it in Python}
+)", "test-blockers.yaml");
+  return b;
+}
+
+const MigrationRewrites& rewrites() {
+  static auto r = MigrationRewrites::parse(R"(
+boxed_registrations:
+  - {method: torch::Library::impl, wrap: TORCH_BOX, header: torch/csrc/stable/library.h, since: "2.9", fix: unsafe}
+follow_rewrites:
+  - {same_method: true, after: [at::Tensor]}
+  - {apis: [torch::Library::def], after: [TORCH_LIBRARY]}
+)", "test-rewrites.yaml");
+  return r;
+}
+
+Finding finding(std::string rule, std::string file, uint32_t line, uint32_t col, std::string symbol,
+                std::optional<FixIt> fix = {}) {
+  Finding f;
+  f.rule = std::move(rule);
+  f.location.file = std::move(file);
+  f.location.line = line;
+  f.location.column = col;
+  f.location.symbol = std::move(symbol);
+  f.message = "m";
+  f.help = "h";
+  f.fix = std::move(fix);
+  return f;
+}
+
+FixIt fix_at(const std::string& file, uint32_t b, uint32_t e, std::string with, FixSafety s = FixSafety::Safe) {
+  return {file, b, e, std::move(with), s, ""};
+}
+
+const ApiUse* find(const std::vector<ApiUse>& uses, const std::string& api, uint32_t line = 0) {
+  for (const auto& u : uses)
+    if (u.api == api && (line == 0 || u.location.line == line)) return &u;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(LintAdapter, ReadsReplacementsFixesAndBlockers) {
+  auto dir = scratch_dir();
+  const std::string text = "at::Tensor f(at::Tensor x) { return x; }\nc10::Scalar s; c10::TensorOptions o; at::Foo z;\n";
+  auto file = put_file(dir, "a.cpp", text);
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 1, "at::Tensor", fix_at(file, 0, 10, "torch::stable::Tensor")));
+  r.add(finding("source-unstable-api", file, 2, 1, "c10::Scalar"));
+  r.add(finding("source-unstable-api", file, 2, 16, "c10::TensorOptions"));
+  r.add(finding("source-unstable-api", file, 2, 39, "at::Foo"));
+  r.add(finding("source-tu-not-analysed", file, 0, 0, "x"));  // not migration work
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  ASSERT_EQ(uses.size(), 4u);
+
+  const ApiUse* t = find(uses, "at::Tensor");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->disposition, Disposition::Fixable);
+  EXPECT_EQ(t->replacement, "torch::stable::Tensor");
+  EXPECT_EQ(t->header, "torch/csrc/stable/tensor.h");
+  EXPECT_EQ(t->since->str(), "2.9");
+
+  const ApiUse* s = find(uses, "c10::Scalar");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->disposition, Disposition::Blocked);
+  EXPECT_EQ(s->blocker, "scalar");
+  EXPECT_EQ(s->note, "take a double");
+
+  const ApiUse* o = find(uses, "c10::TensorOptions");  // null replacement, no blocker entry
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->disposition, Disposition::Blocked);
+  EXPECT_TRUE(o->blocker.empty());
+  EXPECT_EQ(o->note, "pass options separately");
+
+  const ApiUse* z = find(uses, "at::Foo");  // unknown: a person must write it with stable ops
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(z->disposition, Disposition::Manual);
+  EXPECT_NE(z->note.find("torch_call_dispatcher"), std::string::npos);
+}
+
+TEST(LintAdapter, AUseReportedTwiceCountsOnceWithItsFix) {
+  auto file = put_file(scratch_dir(), "a.cpp", "m.impl(\"f\", &f);\n");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 3, "torch::Library::impl"));
+  r.add(finding("source-unstable-api", file, 1, 3, "torch::Library::impl", fix_at(file, 12, 14, "TORCH_BOX(&f)", FixSafety::Unsafe)));
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_TRUE(uses[0].fix.has_value());
+  EXPECT_EQ(uses[0].replacement, "TORCH_BOX");
+  EXPECT_EQ(uses[0].header, "torch/csrc/stable/library.h");
+  EXPECT_EQ(uses[0].disposition, Disposition::FixableUnsafe);
+}
+
+TEST(LintAdapter, AFixInsideAMacroDefinitionIsManual) {
+  const std::string text = "#define CHECK(c) TORCH_CHECK(c)\n";
+  auto file = put_file(scratch_dir(), "a.h", text);
+  Report r;
+  r.add(finding("source-unstable-macro", file, 1, 18, "TORCH_CHECK", fix_at(file, 17, 28, "STD_TORCH_CHECK")));
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].disposition, Disposition::Manual);
+  EXPECT_NE(uses[0].note.find("macro definition"), std::string::npos);
+}
+
+TEST(LintAdapter, UsesThatFollowAnotherRewriteCountAsIt) {
+  auto file = put_file(scratch_dir(), "a.cpp", "at::Tensor x; x.dim(); AT_DISPATCH_FLOATING_TYPES(x, \"n\", f);\n");
+  auto other = put_file(scratch_dir(), "b.cpp", "y.dim();\n");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 1, "at::Tensor", fix_at(file, 0, 10, "torch::stable::Tensor")));
+  r.add(finding("source-unstable-api", file, 1, 17, "at::TensorBase::dim"));
+  r.add(finding("source-unstable-macro", file, 1, 24, "AT_DISPATCH_FLOATING_TYPES",
+                fix_at(file, 23, 49, "STABLE_DISPATCH_FLOATING_TYPES", FixSafety::Unsafe)));
+  r.add(finding("source-unstable-api", file, 1, 24, "c10::ScalarType"));  // produced by the macro at its place
+  r.add(finding("source-unstable-api", other, 1, 3, "at::TensorBase::dim"));  // no type rewrite in b.cpp
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+
+  const ApiUse* dim = find(uses, "at::TensorBase::dim", 1);
+  ASSERT_NE(dim, nullptr);
+  ASSERT_EQ(uses.size(), 5u);
+  for (const auto& u : uses) {
+    if (u.api == "at::TensorBase::dim" && u.location.file == file) {
+      EXPECT_EQ(u.follows, std::vector<std::string>{"at::Tensor"});
+      EXPECT_EQ(u.disposition, Disposition::Fixable);
+    }
+    if (u.api == "at::TensorBase::dim" && u.location.file == other) {
+      EXPECT_EQ(u.disposition, Disposition::Manual) << "nothing in b.cpp makes it stable";
+    }
+  }
+  const ApiUse* st = find(uses, "c10::ScalarType");
+  ASSERT_NE(st, nullptr);
+  EXPECT_EQ(st->follows, std::vector<std::string>{"AT_DISPATCH_FLOATING_TYPES"});
+  EXPECT_EQ(st->disposition, Disposition::FixableUnsafe);
+}
+
+TEST(LintAdapter, AnIncludeIsFixableOnlyWhenItsFileAndIncludersAreDone) {
+  auto dir = scratch_dir();
+  auto h = put_file(dir, "ops.h", "#include <torch/extension.h>\nat::Tensor f();\n");
+  auto a = put_file(dir, "a.cpp", "#include \"ops.h\"\nat::Foo g;\n");
+  Report r;
+  r.add(finding("source-unstable-include", h, 1, 10, "torch/extension.h", fix_at(h, 10, 27, "x")));
+  r.add(finding("source-unstable-api", h, 2, 1, "at::Tensor", fix_at(h, 29, 39, "torch::stable::Tensor")));
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  const ApiUse* inc = find(uses, "torch/extension.h");
+  ASSERT_NE(inc, nullptr);
+  EXPECT_TRUE(inc->is_include);
+  EXPECT_FALSE(inc->fix.has_value()) << "the header pass of --fix owns include rewrites";
+
+  IncludeGraph g = {{normal_path(a), {normal_path(h)}}, {normal_path(h), {}}};
+  auto alone = uses;
+  settle_includes(alone, g);
+  EXPECT_EQ(find(alone, "torch/extension.h")->disposition, Disposition::Fixable);
+
+  r.add(finding("source-unstable-api", a, 2, 1, "at::Foo"));  // the includer keeps legacy API
+  auto with_user = uses_from_lint(r, replacements(), blockers(), rewrites());
+  settle_includes(with_user, g);
+  EXPECT_EQ(find(with_user, "torch/extension.h")->disposition, Disposition::Manual);
+}
+
+TEST(InactiveRegions, IntersectionKeepsWhatEveryTranslationUnitSkipped) {
+  EXPECT_EQ(intersect_ranges({{0, 10}, {20, 30}}, {{5, 25}}).size(), 2u);
+  auto both = intersect_ranges({{0, 10}, {20, 30}}, {{5, 25}});
+  EXPECT_EQ(both[0].begin, 5u);
+  EXPECT_EQ(both[0].end, 10u);
+  EXPECT_EQ(both[1].begin, 20u);
+  EXPECT_EQ(both[1].end, 25u);
+  EXPECT_TRUE(intersect_ranges({{0, 10}}, {}).empty());
+}
+
+TEST(InactiveRegions, TakenFromTheSubjectsAndRemovedThere) {
+  Report r;
+  torchabi::findings::Subject cpu, cuda;
+  cpu.facts = {{"migrate.inactive-ranges", "/p/k.h\t10-50 80-90 "}, {"other", "kept"}};
+  cuda.facts = {{"migrate.inactive-ranges", "/p/k.h\t80-90 "}, {"migrate.inactive-ranges", "/p/cuda.cu\t"}};
+  r.subjects = {cpu, cuda};
+  auto ranges = take_inactive_regions(r);
+  ASSERT_EQ(ranges.size(), 1u) << "a file with nothing skipped everywhere is not listed";
+  ASSERT_EQ(ranges["/p/k.h"].size(), 1u);
+  EXPECT_EQ(ranges["/p/k.h"][0].begin, 80u);
+  EXPECT_EQ(ranges["/p/k.h"][0].end, 90u);
+  EXPECT_EQ(r.subjects[0].facts.size(), 1u);
+  EXPECT_EQ(r.subjects[0].facts[0].first, "other");
+  EXPECT_TRUE(r.subjects[1].facts.empty());
+}
