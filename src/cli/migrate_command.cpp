@@ -56,6 +56,8 @@ void validate(const MigrateArgs& a, CLI::App& cmd) {
     throw InputError("--format", "unknown format '" + a.format + "' (md, html, json)");
   if (a.dry_run && !a.fix) throw InputError("--dry-run", "only makes sense with --fix");
   if (a.unsafe_fixes && !a.fix) throw InputError("--unsafe-fixes", "only makes sense with --fix");
+  if (a.fix && !a.dry_run && !a.output.empty())
+    throw InputError("-o", "--fix rewrites the sources in place; -o takes the plan or the --dry-run diff");
 }
 
 bool under(const std::string& path, const std::vector<std::string>& roots) {
@@ -91,7 +93,7 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
       ++needs_flag;
       continue;
     }
-    std::cerr << "torchabi: note: " << source::display_path(normal_path(r.fix.file)) << ": not fixed ("
+    std::cerr << "torchabi: note: " << shown_path(r.fix.file) << ": not fixed ("
               << (r.fix.description.empty() ? "'" + r.fix.replacement + "'" : r.fix.description) << "): " << r.reason
               << "\n";
   }
@@ -150,7 +152,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     if (a.dry_run) {
       std::string diff;
       for (const auto& f : checked.plan.files)
-        diff += unified_diff(f.before, f.after, source::display_path(normal_path(f.path)));
+        diff += unified_diff(f.before, f.after, shown_path(f.path));
       if (a.output.empty()) std::cout << diff << std::flush;
       else write_file_atomically(a.output, diff);
       print_fix_summary(checked, a.unsafe_fixes, true);

@@ -69,7 +69,13 @@ std::string render_text(const findings::Report& r, const findings::RuleRegistry&
     }
     out += count_summary(r);
     if (!r.subjects.empty()) {
-      out += " in " + std::to_string(r.subjects.size()) + " " + (r.subjects.size() == 1 ? r.subjects[0].kind : r.subjects[0].kind + "s");
+      // "in 3 libraries" when all subjects are of one kind, else "in 4 inputs".
+      std::string kind = r.subjects[0].kind;
+      for (const auto& s : r.subjects)
+        if (s.kind != kind) kind = "input";
+      std::string noun = kind;
+      if (r.subjects.size() != 1) noun = kind.ends_with("y") ? kind.substr(0, kind.size() - 1) + "ies" : kind + "s";
+      out += " in " + std::to_string(r.subjects.size()) + " " + noun;
     }
     out += "\n";
   }

@@ -204,7 +204,9 @@ TEST(MigrateFix, LegacyCpuOpIsRewrittenCompilesAndLintsClean) {
   for (const auto& a : compiler_args()) lint.push_back(a);
   auto relint = run_torchabi(lint, dir);
   EXPECT_EQ(relint.exit_code, 0) << relint.out;
-  for (const auto& f : relint.json()["findings"])
+  const auto report = relint.json();
+  ASSERT_TRUE(report.contains("findings")) << relint.out;
+  for (const auto& f : report["findings"])
     EXPECT_NE(f["rule"].get<std::string>().rfind("source-unstable", 0), 0u) << f.dump();
 
   // A second run changes nothing.
@@ -253,9 +255,11 @@ TEST(MigrateFix, MacroBodiesAndInactiveBranchesAreLeftAlone) {
   for (const auto& a : compiler_args()) lint.push_back(a);
   auto relint = run_torchabi(lint, dir);
   std::vector<int> lines;
-  for (const auto& f : relint.json()["findings"])
+  const auto report = relint.json();
+  for (const auto& f : report["findings"])
     if (f["rule"] == "source-unstable-macro") lines.push_back(f["location"]["line"]);
-  EXPECT_EQ(lines, std::vector<int>{7});
+  // Line 8: the #define, one line down after the stable include was added.
+  EXPECT_EQ(lines, std::vector<int>{8}) << relint.out << relint.err;
 }
 
 TEST(MigrateFix, ARewriteThatWouldNotCompileIsRefused) {
@@ -277,6 +281,10 @@ TEST(MigrateCli, BadOptionsAreOneLineInputErrors) {
   auto dry = run_torchabi({"migrate", "--dry-run", "a.cpp"});
   EXPECT_EQ(dry.exit_code, 2);
   EXPECT_NE(dry.err.find("--dry-run"), std::string::npos) << dry.err;
+
+  auto out = run_torchabi({"migrate", "--fix", "-o", "x.diff", "a.cpp"});
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.err.find("in place"), std::string::npos) << out.err;
 
   const std::string dir = make_temp_dir();
   auto missing = run_torchabi({"migrate", "--format", "json", "-o", "plan.json", "missing.cpp", "--", "-std=c++17"}, dir);

@@ -51,7 +51,7 @@ ParseErrors parse(const inputs::ClangArgs& tu, const std::vector<CXUnsavedFile>&
           unsigned line = 0;
           clang_getSpellingLocation(clang_getDiagnosticLocation(d), &f, &line, nullptr, nullptr);
           const std::string file = f ? take(clang_getFileName(f)) : std::string();
-          out.first = (file.empty() ? "" : source::display_path(normal_path(file)) + ":" + std::to_string(line) + ": ") + msg;
+          out.first = (file.empty() ? "" : shown_path(file) + ":" + std::to_string(line) + ": ") + msg;
         }
       }
       clang_disposeDiagnostic(d);
@@ -130,13 +130,13 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
       const size_t tab = r.find('\t');
       const std::string kind = r.substr(0, tab), detail = tab == std::string::npos ? "" : r.substr(tab + 1);
       if (kind == "unchecked") {
-        const std::string note = "not checked that " + source::display_path(tu.file) + " still compiles: " + detail;
+        const std::string note = "not checked that " + shown_path(tu.file) + " still compiles: " + detail;
         if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end()) out.notes.push_back(note);
         continue;
       }
       for (const auto& f : reads[affected[k]])
         if (changed.count(f)) revert.insert(f);
-      why = "the rewrite breaks " + source::display_path(tu.file) + " (" + detail + ")";
+      why = "the rewrite breaks " + shown_path(tu.file) + " (" + detail + ")";
     }
     if (revert.empty()) {
       out.plan = std::move(plan);
@@ -158,7 +158,7 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
     for (const auto& f : plan.files)
       if (revert.count(normal_path(f.path))) dropped += f.applied.size();
     std::string files;
-    for (const auto& f : revert) files += (files.empty() ? "" : ", ") + source::display_path(f);
+    for (const auto& f : revert) files += (files.empty() ? "" : ", ") + shown_path(f);
     out.notes.push_back("left unchanged (" + std::to_string(dropped) + " rewrite" + (dropped == 1 ? "" : "s") +
                         "): " + files + ": " + why);
     for (auto& u : in.uses)

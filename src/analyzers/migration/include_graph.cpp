@@ -20,6 +20,15 @@ std::string normal_path(const std::string& path) {
   return p.lexically_normal().string();
 }
 
+std::string shown_path(const std::string& path) {
+  std::error_code ec;
+  std::string cwd = fs::current_path(ec).string();
+  const std::string n = normal_path(path);
+  if (cwd.empty() || cwd == "/") return n;
+  cwd += "/";
+  return n.starts_with(cwd) ? n.substr(cwd.size()) : n;
+}
+
 static std::string resolve(const IncludeDirective& inc, const fs::path& from_dir, const IncludeScanOptions& opts) {
   std::error_code ec;
   auto try_dir = [&](const fs::path& dir) -> std::string {

@@ -28,4 +28,7 @@ IncludeGraph scan_include_graph(const std::vector<std::string>& files, const Inc
 // Absolute, lexically normal form of `path` (relative to the working directory).
 std::string normal_path(const std::string& path);
 
+// `path` as the user reads it: relative to the working directory when below it.
+std::string shown_path(const std::string& path);
+
 }  // namespace torchabi::migration

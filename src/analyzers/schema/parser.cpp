@@ -1,7 +1,9 @@
 #include "analyzers/schema/parser.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <tuple>
 #include <vector>
 

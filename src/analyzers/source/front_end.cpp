@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cstdio>
+#include <ctime>
 
 #include "analyzers/source/cursor_utils.h"
 
@@ -15,9 +17,15 @@ struct ParseAccess {
   static CXIndex& index(ParsedTu& p) { return p.index_; }
   static bool& minimal(ParsedTu& p) { return p.minimal_args_; }
   static void collect(ParsedTu& p) {
+    auto cpu = [] { timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; };
+    double a = cpu();
     p.collect_files();
+    double b = cpu();
     p.collect_preprocessing();
+    double c = cpu();
     p.collect_diagnostics();
+    double d = cpu();
+    if (getenv("TORCHABI_TIMING")) fprintf(stderr, "files %.2f pp %.2f diag %.2f\n", b - a, c - b, d - c);
   }
 };
 
@@ -43,7 +51,7 @@ std::string ParsedTu::torch_header_name(const std::string& abs_path) const {
   return classifier().torch_name(abs_path, args().include_dirs);
 }
 
-bool ParsedTu::file_is_project(CXFile file) const {
+bool ParsedTu::file_is_project(CXFile file, const CXSourceLocation* where) const {
   if (!file) return false;
   auto it = project_by_file_.find(file);
   if (it != project_by_file_.end()) return it->second;
@@ -53,18 +61,32 @@ bool ParsedTu::file_is_project(CXFile file) const {
     project = true;
   } else if (!path.empty() && torch_header_name(path).empty() &&
              path.find("/site-packages/") == std::string::npos && path.find("/dist-packages/") == std::string::npos) {
-    CXSourceLocation start = clang_getLocationForOffset(tu_, file, 0);
-    if (!clang_Location_isInSystemHeader(start)) {
-      project = request_.project_roots.empty();
-      for (const auto& root : request_.project_roots) {
-        std::string prefix = root.ends_with('/') ? root : root + "/";
-        if (path.starts_with(prefix)) project = true;
+    bool under_root = request_.project_roots.empty();
+    for (const auto& root : request_.project_roots) {
+      std::string prefix = root.ends_with('/') ? root : root + "/";
+      if (path.starts_with(prefix)) under_root = true;
+    }
+    if (under_root) {
+      CXSourceLocation loc;
+      if (where) {
+        loc = *where;
+      } else if (auto known = location_in_file_.find(file); known != location_in_file_.end()) {
+        loc = known->second;
+      } else {
+        loc = clang_getLocationForOffset(tu_, file, 0);
       }
+      project = !clang_Location_isInSystemHeader(loc);
     }
   }
   project_by_file_.emplace(file, project);
   project_by_path_[path] = project;
   return project;
+}
+
+bool ParsedTu::is_project_location(CXSourceLocation loc) const {
+  CXFile f = nullptr;
+  clang_getFileLocation(loc, &f, nullptr, nullptr, nullptr);
+  return f && file_is_project(f, &loc);
 }
 
 bool ParsedTu::is_project_file(const std::string& abs_path) const {
@@ -237,40 +259,71 @@ void read_definition_body(const ParsedTu& tu, CXCursor c, MacroDefinition& def) 
 }  // namespace
 
 void ParsedTu::collect_preprocessing() {
+  // A TU that includes torch/extension.h has ~40k #include directives (every
+  // re-inclusion of a guarded header is one), so per-file facts are cached.
+  struct FileFacts {
+    std::string_view text;
+    std::string torch_name;
+    HeaderKind kind = HeaderKind::Other;
+    bool classified = false;
+  };
   struct Ctx {
     ParsedTu* self;
-  } ctx{this};
+    std::unordered_map<void*, FileFacts> files;
+    FileFacts& facts(CXFile f) { return files[f]; }
+  } ctx{this, {}};
   clang_visitChildren(
       clang_getTranslationUnitCursor(tu_),
       [](CXCursor c, CXCursor, CXClientData data) {
         if (!is_preprocessing_cursor(c)) return CXChildVisit_Continue;
-        ParsedTu& self = *static_cast<Ctx*>(data)->self;
+        Ctx& x = *static_cast<Ctx*>(data);
+        ParsedTu& self = *x.self;
         CXFile file = nullptr;
-        clang_getFileLocation(clang_getCursorLocation(c), &file, nullptr, nullptr, nullptr);
+        CXSourceLocation where = clang_getCursorLocation(c);
+        clang_getFileLocation(where, &file, nullptr, nullptr, nullptr);
         if (!file) return CXChildVisit_Continue;
+        self.location_in_file_.emplace(file, where);
         if (c.kind == CXCursor_InclusionDirective) {
           IncludeDirective d;
           d.includer = self.path_of(file);
           d.range = self.range_of(clang_getCursorExtent(c));
           d.spelled = spelling(c);
-          std::string_view text = self.file_text(d.includer);
-          if (d.range.end <= text.size()) {
-            std::string_view directive = text.substr(d.range.begin, d.range.end - d.range.begin);
+          FileFacts& includer = x.facts(file);
+          if (includer.text.empty()) {
+            size_t size = 0;
+            const char* data = clang_getFileContents(self.tu_, file, &size);
+            includer.text = data ? std::string_view(data, size) : std::string_view();
+          }
+          if (d.range.end <= includer.text.size()) {
+            std::string_view directive = includer.text.substr(d.range.begin, d.range.end - d.range.begin);
             auto lt = directive.find('<');
             auto q = directive.find('"');
             d.angled = lt != std::string_view::npos && (q == std::string_view::npos || lt < q);
           }
           CXFile inc = clang_getIncludedFile(c);
-          if (inc) d.resolved = self.path_of(inc);
-          d.header_name = d.resolved.empty() ? std::string() : self.torch_header_name(d.resolved);
-          if (d.header_name.empty() && self.classifier().classify(d.spelled) != HeaderKind::Other &&
-              (d.resolved.empty() || !self.file_is_project(inc)))
-            d.header_name = d.spelled;
-          d.kind = d.header_name.empty() ? HeaderKind::Other : self.classifier().classify(d.header_name);
+          if (inc) {
+            d.resolved = self.path_of(inc);
+            FileFacts& target = x.facts(inc);
+            if (!target.classified) {
+              target.classified = true;
+              target.torch_name = self.torch_header_name(d.resolved);
+              target.kind = target.torch_name.empty() ? HeaderKind::Other : self.classifier().classify(target.torch_name);
+            }
+            d.header_name = target.torch_name;
+            d.kind = target.kind;
+          }
+          if (d.header_name.empty()) {
+            // Unresolved, or resolved outside a torch layout: the spelling decides.
+            HeaderKind spelled_kind = self.classifier().classify(d.spelled);
+            if (spelled_kind != HeaderKind::Other && (!inc || !self.file_is_project(inc))) {
+              d.header_name = d.spelled;
+              d.kind = spelled_kind;
+            }
+          }
           if (!d.resolved.empty() && !self.included_by_.count(d.resolved))
             self.included_by_.emplace(d.resolved, self.includes_.size());
           self.includes_.push_back(std::move(d));
-        } else if (c.kind == CXCursor_MacroExpansion && self.file_is_project(file)) {
+        } else if (c.kind == CXCursor_MacroExpansion && self.file_is_project(file, &where)) {
           if (clang_Cursor_isMacroBuiltin(c)) return CXChildVisit_Continue;
           MacroUse u;
           u.name = spelling(c);
@@ -284,12 +337,18 @@ void ParsedTu::collect_preprocessing() {
             if (df) {
               u.def_file = self.path_of(df);
               u.def_line = line;
-              u.def_header = self.torch_header_name(u.def_file);
-              u.def_kind = u.def_header.empty() ? HeaderKind::Other : self.classifier().classify(u.def_header);
+              FileFacts& facts = x.facts(df);
+              if (!facts.classified) {
+                facts.classified = true;
+                facts.torch_name = self.torch_header_name(u.def_file);
+                facts.kind = facts.torch_name.empty() ? HeaderKind::Other : self.classifier().classify(facts.torch_name);
+              }
+              u.def_header = facts.torch_name;
+              u.def_kind = facts.kind;
             }
           }
           self.macro_uses_.push_back(std::move(u));
-        } else if (c.kind == CXCursor_MacroDefinition && self.file_is_project(file)) {
+        } else if (c.kind == CXCursor_MacroDefinition && self.file_is_project(file, &where)) {
           if (clang_Cursor_isMacroBuiltin(c)) return CXChildVisit_Continue;
           MacroDefinition d;
           d.name = spelling(c);
@@ -391,7 +450,10 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
   auto tu = ParseAccess::make(std::move(request));
   ParseAccess::index(*tu) = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXTranslationUnit raw = nullptr;
+  timespec t0; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
   CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw);
+  timespec t1; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+  if (getenv("TORCHABI_TIMING")) fprintf(stderr, "parse %.2f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
   if (rc == CXError_Crashed) {
     out.crashed = true;
     out.error = "libclang crashed while parsing this file";

@@ -113,6 +113,8 @@ public:
 
   // Path of a CXFile (absolute, normalised), cached.
   const std::string& path_of(CXFile file) const;
+  // Whether the file holding `loc` is a project file (cached per file).
+  bool is_project_location(CXSourceLocation loc) const;
   // Range of a cursor/extent in terms of file offsets (expansion locations).
   Range range_of(CXSourceRange extent) const;
   Range range_at(CXSourceLocation loc, uint32_t length) const;
@@ -123,7 +125,10 @@ private:
   void collect_preprocessing();
   void collect_diagnostics();
   void collect_files();
-  bool file_is_project(CXFile file) const;
+  // `where`, when given, is any location inside `file`: clang answers "is
+  // this a system header" from it without scanning every source location of
+  // the TU (which clang_getLocationForOffset does, once per file).
+  bool file_is_project(CXFile file, const CXSourceLocation* where = nullptr) const;
 
   ParseRequest request_;
   CXIndex index_ = nullptr;
@@ -138,6 +143,7 @@ private:
   std::unordered_map<std::string, size_t> included_by_;  // file -> index of the directive that first included it
   mutable std::unordered_map<void*, std::string> paths_;
   mutable std::unordered_map<void*, bool> project_by_file_;
+  mutable std::unordered_map<void*, CXSourceLocation> location_in_file_;
   mutable std::unordered_map<std::string, bool> project_by_path_;
   mutable std::optional<std::vector<Reference>> references_;
 };

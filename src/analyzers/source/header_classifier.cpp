@@ -1,5 +1,6 @@
 #include "analyzers/source/header_classifier.h"
 
+#include <algorithm>
 #include <fnmatch.h>
 #include <yaml-cpp/yaml.h>
 
@@ -38,10 +39,19 @@ HeaderClassifier HeaderClassifier::load(const inputs::RulesSource& src) {
   }
   if (c.stable_.empty() || c.unstable_.empty() || c.roots_.empty())
     throw InputError(src.describe() + "/" + rel, "stable, unstable and roots must all be non-empty");
+  for (const auto* list : {&c.stable_, &c.unstable_})
+    for (const auto& p : *list)
+      if (std::find(c.roots_.begin(), c.roots_.end(), p.substr(0, p.find('/'))) == c.roots_.end())
+        throw InputError(src.describe() + "/" + rel, "pattern '" + p + "' does not start with one of the roots");
   return c;
 }
 
 HeaderKind HeaderClassifier::classify(std::string_view name) const {
+  // Every pattern starts with a root directory: anything else is Other
+  // without trying the globs (this runs for each of a TU's #includes).
+  const std::string_view first = name.substr(0, name.find('/'));
+  if (first.size() == name.size() || std::find(roots_.begin(), roots_.end(), first) == roots_.end())
+    return HeaderKind::Other;
   for (const auto& p : stable_)
     if (header_glob_match(p, name)) return HeaderKind::Stable;
   for (const auto& p : unstable_)

@@ -235,9 +235,7 @@ void visit_project(const ParsedTu& tu, F&& on_cursor) {
       [](CXCursor c, CXCursor parent, CXClientData data) {
         auto* ctx = static_cast<Ctx*>(data);
         if (is_preprocessing_cursor(c)) return CXChildVisit_Continue;
-        CXFile f = nullptr;
-        clang_getExpansionLocation(clang_getCursorLocation(c), &f, nullptr, nullptr, nullptr);
-        if (!f || !ctx->tu->is_project_file(ctx->tu->path_of(f))) return CXChildVisit_Continue;
+        if (!ctx->tu->is_project_location(clang_getCursorLocation(c))) return CXChildVisit_Continue;
         if (!(*ctx->fn)(c, parent)) return CXChildVisit_Continue;
         clang_visitChildren(
             c,
