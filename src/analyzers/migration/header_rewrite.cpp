@@ -17,9 +17,13 @@ std::string bare(const std::string& header) {
   return header;
 }
 
+// Whether a directive includes `header` ("torch/extension.h" also matches a
+// directive spelled "some/prefix/torch/extension.h").
 bool names(const IncludeDirective& d, const std::string& header) {
-  return d.target == header || (d.target.size() > header.size() && d.target.compare(d.target.size() - header.size(), header.size(), header) == 0 &&
-                                d.target[d.target.size() - header.size() - 1] == '/');
+  if (d.target == header) return true;
+  const size_t n = header.size();
+  return d.target.size() > n && d.target.compare(d.target.size() - n, n, header) == 0 &&
+         d.target[d.target.size() - n - 1] == '/';
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <ctime>
 
@@ -17,15 +19,9 @@ struct ParseAccess {
   static CXIndex& index(ParsedTu& p) { return p.index_; }
   static bool& minimal(ParsedTu& p) { return p.minimal_args_; }
   static void collect(ParsedTu& p) {
-    auto cpu = [] { timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec * 1e-9; };
-    double a = cpu();
     p.collect_files();
-    double b = cpu();
     p.collect_preprocessing();
-    double c = cpu();
     p.collect_diagnostics();
-    double d = cpu();
-    if (getenv("TORCHABI_TIMING")) fprintf(stderr, "files %.2f pp %.2f diag %.2f\n", b - a, c - b, d - c);
   }
 };
 
@@ -142,19 +138,21 @@ Range ParsedTu::range_at(CXSourceLocation loc, uint32_t length) const {
 }
 
 std::string_view ParsedTu::file_text(const std::string& abs_path) const {
+  // Cached: each clang_getFileContents call scans the TU's source locations.
+  if (auto it = text_by_path_.find(abs_path); it != text_by_path_.end()) return it->second;
   CXFile f = clang_getFile(tu_, abs_path.c_str());
-  if (!f) return {};
   size_t size = 0;
-  const char* data = clang_getFileContents(tu_, f, &size);
-  return data ? std::string_view(data, size) : std::string_view();
+  const char* data = f ? clang_getFileContents(tu_, f, &size) : nullptr;
+  std::string_view text = data ? std::string_view(data, size) : std::string_view();
+  text_by_path_.emplace(abs_path, text);
+  return text;
 }
 
 std::vector<Token> ParsedTu::tokens(const std::string& abs_path) const {
   std::vector<Token> out;
   CXFile f = clang_getFile(tu_, abs_path.c_str());
   if (!f) return out;
-  size_t size = 0;
-  clang_getFileContents(tu_, f, &size);
+  const size_t size = file_text(abs_path).size();
   std::vector<std::pair<unsigned, unsigned>> skipped;
   if (CXSourceRangeList* list = clang_getSkippedRanges(tu_, f)) {
     for (unsigned i = 0; i < list->count; ++i) {
@@ -262,7 +260,9 @@ void ParsedTu::collect_preprocessing() {
   // A TU that includes torch/extension.h has ~40k #include directives (every
   // re-inclusion of a guarded header is one), so per-file facts are cached.
   struct FileFacts {
+    std::string owned;
     std::string_view text;
+    bool text_read = false;
     std::string torch_name;
     HeaderKind kind = HeaderKind::Other;
     bool classified = false;
@@ -289,10 +289,15 @@ void ParsedTu::collect_preprocessing() {
           d.range = self.range_of(clang_getCursorExtent(c));
           d.spelled = spelling(c);
           FileFacts& includer = x.facts(file);
-          if (includer.text.empty()) {
-            size_t size = 0;
-            const char* data = clang_getFileContents(self.tu_, file, &size);
-            includer.text = data ? std::string_view(data, size) : std::string_view();
+          if (!includer.text_read) {
+            // Read from disk: clang_getFileContents finds the file's buffer by
+            // scanning all of the TU's source locations, once per file.
+            includer.text_read = true;
+            std::ifstream in(d.includer, std::ios::binary);
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            includer.owned = ss.str();
+            includer.text = includer.owned;
           }
           if (d.range.end <= includer.text.size()) {
             std::string_view directive = includer.text.substr(d.range.begin, d.range.end - d.range.begin);
@@ -450,10 +455,7 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
   auto tu = ParseAccess::make(std::move(request));
   ParseAccess::index(*tu) = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXTranslationUnit raw = nullptr;
-  timespec t0; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
   CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw);
-  timespec t1; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
-  if (getenv("TORCHABI_TIMING")) fprintf(stderr, "parse %.2f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
   if (rc == CXError_Crashed) {
     out.crashed = true;
     out.error = "libclang crashed while parsing this file";

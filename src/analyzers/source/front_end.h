@@ -144,6 +144,7 @@ private:
   mutable std::unordered_map<void*, std::string> paths_;
   mutable std::unordered_map<void*, bool> project_by_file_;
   mutable std::unordered_map<void*, CXSourceLocation> location_in_file_;
+  mutable std::unordered_map<std::string, std::string_view> text_by_path_;
   mutable std::unordered_map<std::string, bool> project_by_path_;
   mutable std::optional<std::vector<Reference>> references_;
 };

@@ -248,6 +248,14 @@ TEST(RegistrationModel, SerializationRoundTrips) {
   EXPECT_TRUE(back.boxed_kernels[0].opaque);
 }
 
+TEST(RegistrationEnv, LoadsFromTheRulesCompiledIn) {
+  // rules/ is embedded by extension (yaml, tsv, json, md): the registration
+  // data must be among what the binary carries.
+  RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::embedded());
+  EXPECT_TRUE(env.dispatch_keys.count("PrivateUse1"));
+  EXPECT_NE(env.aten.find("add.Tensor"), nullptr);
+}
+
 TEST(RegistrationRulesDocs, EveryRuleTheChecksEmitIsDocumented) {
   auto registry = findings::RuleRegistry::load(rules());
   for (const char* id :

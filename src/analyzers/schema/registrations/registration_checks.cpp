@@ -1,6 +1,6 @@
 #include "analyzers/schema/registrations/registration_checks.h"
 
-#include <sstream>
+#include <yaml-cpp/yaml.h>
 
 #include "analyzers/schema/parser.h"
 #include "analyzers/schema/printer.h"
@@ -13,10 +13,15 @@ namespace torchabi::schema {
 
 RegistrationEnv RegistrationEnv::load(const inputs::RulesSource& rules) {
   RegistrationEnv env{KernelTypes::load(rules), {}, AtenOps::load(rules), {}};
-  std::istringstream keys(rules.require("schema/dispatch_keys.txt"));
-  for (std::string line; std::getline(keys, line);)
-    if (!line.empty() && line[0] != '#') env.dispatch_keys.insert(line);
-  if (env.dispatch_keys.empty()) throw InputError("schema/dispatch_keys.txt", "no dispatch keys listed");
+  const char* path = "schema/dispatch_keys.yaml";
+  try {
+    YAML::Node keys = YAML::Load(rules.require(path))["keys"];
+    if (keys && keys.IsSequence())
+      for (const auto& k : keys) env.dispatch_keys.insert(k.as<std::string>());
+  } catch (const YAML::Exception& e) {
+    throw InputError(path, "malformed: " + e.msg);
+  }
+  if (env.dispatch_keys.empty()) throw InputError(path, "expected 'keys:', a list of dispatch keys");
   return env;
 }
 
