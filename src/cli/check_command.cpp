@@ -1,8 +1,10 @@
 // `torchabi check PATH...`: lint and audit together, on whatever is given —
 // a source tree with a build directory (its compile_commands.json is linted,
 // the .so files and wheels built under it are audited), a .so, a wheel, or a
-// source file. One report; the exit code follows the same rules as lint and
-// audit.
+// source file. One report; the exit code follows lint's rule for partial
+// input: 2 only when nothing at all could be analysed; otherwise findings for
+// what was read, and a note (plus an entry in the report's errors) for each
+// input that could not be.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -121,13 +123,26 @@ int run(const CheckArgs& a) {
     }
   }
 
+  // How many translation units and artifacts were analysed: with none, input
+  // failures are errors (exit 2); with some, they are notes.
+  size_t analysed = 0;
+  // A broken compile database is one input that could not be read, not a
+  // reason to skip the others.
+  auto lint = [&](const source::LintRequest& req, const std::string& input) {
+    try {
+      LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+      analysed += out.analysed;
+      append(report, std::move(out.report));
+    } catch (const InputError& e) {
+      report.failures.push_back({e.input().empty() ? input : e.input(), e.what()});
+    }
+  };
   for (const auto& build : build_dirs) {
     source::LintRequest req;
     req.build_dir = build;
     req.cwd = cwd;
-    LintOutcome out = lint_sources(req, a.lint);
-    for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
-    append(report, std::move(out.report));
+    lint(req, build);
   }
   if (!sources.empty()) {
     source::LintRequest req;
@@ -138,9 +153,7 @@ int run(const CheckArgs& a) {
     std::string build = find_build_dir(fs::path(sources.front()).parent_path());
     if (build.empty()) build = find_build_dir(cwd);
     req.build_dir = build;
-    LintOutcome out = lint_sources(req, a.lint);
-    for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
-    append(report, std::move(out.report));
+    lint(req, sources.front());
   }
   if (!artifacts.empty()) {
     std::sort(artifacts.begin(), artifacts.end());
@@ -149,9 +162,11 @@ int run(const CheckArgs& a) {
     binary::AuditOptions options;
     options.target = audit_target(a, catalog);
     auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
-    append(report, binary::run_audit(artifacts, options, classifier));
+    findings::Report audit = binary::run_audit(artifacts, options, classifier);
+    analysed += audit.subjects.size();
+    append(report, std::move(audit));
   }
-  return finish_report(report, a.report, a.paths);
+  return finish_report(report, a.report, a.paths, /*partial_ok=*/analysed > 0);
 }
 
 }  // namespace

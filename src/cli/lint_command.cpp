@@ -4,10 +4,12 @@
 #include <iostream>
 #include <memory>
 
+#include "analyzers/schema/registrations/lint_integration.h"
 #include "analyzers/source/auto_import.h"
 #include "analyzers/source/lint_engine.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/result_cache.h"
+#include "analyzers/source/same_method_fold.h"
 #include "analyzers/source/rules_import.h"
 #include "analyzers/source/tu_runner.h"
 #include "cli/commands.h"
@@ -25,7 +27,8 @@ void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
   cmd.add_option("-j,--jobs", a.jobs, "Translation units parsed in parallel (default: one per core)")->group("Lint");
   cmd.add_option("--project-root", a.project_roots,
                  "Directory whose headers are the project's (default: the directory the sources and build "
-                 "directories share)")
+                 "directories share; repeat the option for several)")
+      ->allow_extra_args(false)  // one directory per option: a FILE after it stays a FILE
       ->group("Lint");
   cmd.add_option("--cache-dir", a.cache_dir,
                  "Where results are cached (default: BUILD_DIR/.torchabi-cache, else $XDG_CACHE_HOME/torchabi)")
@@ -46,7 +49,8 @@ std::string lint_cache_dir(const LintOptionsArgs& a, const std::string& build_di
   return source::default_cache_dir();
 }
 
-LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& a) {
+LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& a, bool registrations,
+                         bool fold_same_method) {
   LintOutcome out;
   source::LintTargets targets = source::collect_lint_targets(request);
   for (const auto& n : targets.notes) out.warnings.push_back(n);
@@ -70,11 +74,14 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   options.cache_dir = a.no_cache ? std::string() : cache_dir;
   for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
+  if (registrations) schema::register_registration_extraction();
   source::LintRun run = source::run_lint(targets.tus, env, options);
   out.report = std::move(run.report);
   for (auto& w : run.warnings) out.warnings.push_back(std::move(w));
   out.from_cache = run.from_cache;
   out.analysed = run.analysed;
+  if (registrations) schema::add_registration_checks(out.report, options.project_roots);
+  if (fold_same_method) source::fold_same_method_calls(out.report, env.replacements);
 
   if (out.analysed == 0) {
     out.report.failures.insert(out.report.failures.end(), targets.skipped.begin(), targets.skipped.end());
@@ -115,7 +122,7 @@ int run(LintArgs& a, CLI::App& cmd) {
   const size_t split = std::min(a.split, a.positionals.size());
   req.files.assign(a.positionals.begin(), a.positionals.begin() + long(split));
   if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
-  LintOutcome out = lint_sources(req, a.lint);
+  LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
   if (a.report.verbose)
     std::cerr << "torchabi: note: " << out.analysed << " translation units analysed, " << out.from_cache
@@ -149,8 +156,9 @@ void add_lint_command(CLI::App& app, Dispatch& d) {
           },
           ""))
       ->allow_extra_args();
-  // Keeps a positional slot open so that `--` after FILEs is seen by lint.
-  cmd->add_option("__compiler_args_marker", args->dashdash_marker)->group("");
+  // Keeps a positional slot open so that `--` after FILEs is seen by lint
+  // (the arguments themselves arrive in FILE's list, after the split).
+  cmd->add_option("COMPILER_ARGS", args->dashdash_marker, "Compiler arguments for the FILEs, after --");
   add_lint_options(*cmd, args->lint);
   add_report_options(*cmd, args->report);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");

@@ -30,7 +30,15 @@ struct LintOutcome {
 };
 
 // Throws InputError when there is nothing to analyse or the database is broken.
-LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& args);
+// With `registrations`, the op registrations of all TUs are collected and
+// checked too (schema-, boxed-, backend-, torchbind- rules): lint and check
+// want them; migrate plans only the move to stable APIs. With
+// `fold_same_method`, calls such as x.dim() that need no change once x is a
+// torch::stable::Tensor are folded into a note on the tensor type's finding
+// (same_method_fold.h): lint and check show them that way; migrate counts
+// each use.
+LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsArgs& args, bool registrations = false,
+                         bool fold_same_method = false);
 
 // Where results are cached for this run (also with --no-cache, which only
 // stops translation-unit results from being reused; imports stay cached).

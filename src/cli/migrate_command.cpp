@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analyzers/migration/blockers.h"
+#include "analyzers/migration/call_rewrite_check.h"
 #include "analyzers/migration/compile_check.h"
 #include "analyzers/migration/migration_rewrites.h"
 #include "analyzers/migration/fix_session.h"
@@ -121,9 +122,11 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
 
   // The checks migrate adds to lint: inactive #if ranges (so --fix can prove
-  // it never edits them) and the TORCH_BOX rewrite of registrations.
+  // it never edits them), the TORCH_BOX rewrite of registrations and the
+  // call rewrites lint's fix-its do not cover.
   register_inactive_region_check();
   register_boxed_registration_check(rewrites.boxed);
+  register_call_rewrite_check(rewrites);
   LintOutcome out = lint_sources(req, a.lint);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
   if (out.analysed == 0) {

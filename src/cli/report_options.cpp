@@ -34,7 +34,8 @@ void validate_report_options(const ReportOptions& o) {
     throw InputError("--color", "expected auto, always or never, not '" + o.color + "'");
 }
 
-int finish_report(findings::Report& report, const ReportOptions& o, const std::vector<std::string>& inputs) {
+int finish_report(findings::Report& report, const ReportOptions& o, const std::vector<std::string>& inputs,
+                  bool partial_ok) {
   validate_report_options(o);
   findings::Config config = o.config.empty() ? findings::Config::discover(inputs) : findings::Config::load_file(o.config);
   const auto& rules = findings::RuleRegistry::current();
@@ -61,8 +62,13 @@ int finish_report(findings::Report& report, const ReportOptions& o, const std::v
   if (o.output.empty()) std::cout << text << std::flush;
   else write_file_atomically(o.output, text);
 
-  for (const auto& f : report.failures) std::cerr << "torchabi: error: " << f.line() << "\n";
-  if (!report.failures.empty()) return kExitInputError;
+  if (partial_ok) {
+    for (const auto& f : report.failures)
+      std::cerr << "torchabi: note: not analysed: " << f.line() << " (the other inputs were)\n";
+  } else {
+    for (const auto& f : report.failures) std::cerr << "torchabi: error: " << f.line() << "\n";
+    if (!report.failures.empty()) return kExitInputError;
+  }
 
   findings::Severity threshold = findings::Severity::Error;
   if (!o.fail_on.empty()) threshold = *findings::parse_severity(o.fail_on);

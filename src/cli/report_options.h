@@ -30,8 +30,11 @@ enum ExitCode { kExitClean = 0, kExitFindings = 1, kExitInputError = 2 };
 
 // Applies config/suppressions/baseline, renders, writes (atomically with -o),
 // prints input failures to stderr, and returns the exit code. `inputs` are the
-// paths the user named (used to discover the config file).
-int finish_report(findings::Report& report, const ReportOptions& opts, const std::vector<std::string>& inputs);
+// paths the user named (used to discover the config file). With
+// `partial_ok` (some inputs were analysed), input failures are printed as
+// notes and do not make the exit code 2: exit 2 means nothing was analysed.
+int finish_report(findings::Report& report, const ReportOptions& opts, const std::vector<std::string>& inputs,
+                  bool partial_ok = false);
 
 // Validates --format/--fail-on/--color before any work is done, so a typo
 // fails fast with exit 2 instead of after a long analysis.

@@ -1,7 +1,11 @@
 #include "findings/rule_registry.h"
 
 #include <algorithm>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <stdexcept>
+#include <string_view>
 #include <yaml-cpp/yaml.h>
 
 #include "common/input_error.h"
@@ -24,55 +28,114 @@ const std::vector<std::string>& RuleRegistry::groups() {
   return g;
 }
 
-static std::string text(const YAML::Node& n, const char* key) {
+namespace {
+
+std::string text(const YAML::Node& n, const char* key) {
   return n[key] ? n[key].as<std::string>() : std::string();
 }
 
-RuleRegistry RuleRegistry::load(const inputs::RulesSource& src) {
-  RuleRegistry reg;
-  for (const auto& rel : src.list("checks/")) {
-    if (!rel.ends_with(".yaml")) continue;
-    const std::string where = src.describe() + "/" + rel;
-    try {
-      YAML::Node n = YAML::Load(src.require(rel));
-      RuleDoc d;
-      d.id = text(n, "id");
-      const std::string stem = rel.substr(7, rel.size() - 7 - 5);
-      if (d.id != stem) throw InputError(where, "id '" + d.id + "' does not match the file name");
-      d.group = d.id.substr(0, d.id.find('-'));
-      if (std::find(groups().begin(), groups().end(), d.group) == groups().end())
-        throw InputError(where, "rule id must start with one of the groups (binary-, source-, ...)");
-      auto sev = parse_severity(text(n, "severity"));
-      if (!sev) throw InputError(where, "severity must be error, warning or note");
-      d.severity = *sev;
-      d.summary = text(n, "summary");
-      d.description = text(n, "description");
-      d.instead = text(n, "instead");
-      if (d.summary.empty() || d.description.empty() || d.instead.empty())
-        throw InputError(where, "summary, description and instead are required");
-      const std::string fix = n["fix"] ? text(n, "fix") : "none";
-      if (fix == "none") d.fix = FixKind::None;
-      else if (fix == "safe") d.fix = FixKind::Safe;
-      else if (fix == "unsafe") d.fix = FixKind::Unsafe;
-      else throw InputError(where, "fix must be none, safe or unsafe");
-      d.example_fires = text(n, "example_fires");
-      d.example_clean = text(n, "example_clean");
-      reg.rules_.emplace(d.id, std::move(d));
-    } catch (const YAML::Exception& e) {
-      throw InputError(where, std::string("malformed rule: ") + e.what());
-    }
+constexpr std::string_view kDir = "checks/";
+constexpr std::string_view kExt = ".yaml";
+
+RuleDoc parse_entry(const inputs::RulesSource& src, const std::string& rel, const std::string& content) {
+  const std::string where = src.describe() + "/" + rel;
+  try {
+    YAML::Node n = YAML::Load(content);
+    RuleDoc d;
+    d.id = text(n, "id");
+    const std::string stem = rel.substr(kDir.size(), rel.size() - kDir.size() - kExt.size());
+    if (d.id != stem) throw InputError(where, "id '" + d.id + "' does not match the file name");
+    d.group = d.id.substr(0, d.id.find('-'));
+    const auto& g = RuleRegistry::groups();
+    if (std::find(g.begin(), g.end(), d.group) == g.end())
+      throw InputError(where, "rule id must start with one of the groups (binary-, source-, ...)");
+    auto sev = parse_severity(text(n, "severity"));
+    if (!sev) throw InputError(where, "severity must be error, warning or note");
+    d.severity = *sev;
+    d.summary = text(n, "summary");
+    d.description = text(n, "description");
+    d.instead = text(n, "instead");
+    if (d.summary.empty() || d.description.empty() || d.instead.empty())
+      throw InputError(where, "summary, description and instead are required");
+    const std::string fix = n["fix"] ? text(n, "fix") : "none";
+    if (fix == "none") d.fix = FixKind::None;
+    else if (fix == "safe") d.fix = FixKind::Safe;
+    else if (fix == "unsafe") d.fix = FixKind::Unsafe;
+    else throw InputError(where, "fix must be none, safe or unsafe");
+    d.example_fires = text(n, "example_fires");
+    d.example_clean = text(n, "example_clean");
+    return d;
+  } catch (const YAML::Exception& e) {
+    throw InputError(where, std::string("malformed rule: ") + e.what());
   }
+}
+
+// Rule ids are kebab-case; anything else cannot name a file of checks/ (and
+// must not reach outside it: ids also come from users' config files).
+bool plausible_id(const std::string& id) {
+  return !id.empty() &&
+         std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+}  // namespace
+
+struct RuleRegistry::Entries {
+  explicit Entries(inputs::RulesSource s) : src(std::move(s)) {}
+  const inputs::RulesSource src;
+  std::mutex mutex;
+  std::map<std::string, RuleDoc> rules;  // node-based: pointers stay valid as it grows
+  std::set<std::string> absent;
+  bool complete = false;  // every entry read: `rules` no longer changes
+
+  void read_all() {
+    if (complete) return;
+    for (const auto& rel : src.list(std::string(kDir))) {
+      if (!rel.ends_with(kExt)) continue;
+      const std::string id = rel.substr(kDir.size(), rel.size() - kDir.size() - kExt.size());
+      if (rules.count(id)) continue;
+      RuleDoc d = parse_entry(src, rel, src.require(rel));
+      rules.emplace(d.id, std::move(d));
+    }
+    complete = true;
+  }
+};
+
+RuleRegistry::RuleRegistry(std::shared_ptr<Entries> entries) : entries_(std::move(entries)) {}
+
+RuleRegistry RuleRegistry::lazy(const inputs::RulesSource& src) {
+  return RuleRegistry(std::make_shared<Entries>(src));
+}
+
+RuleRegistry RuleRegistry::load(const inputs::RulesSource& src) {
+  RuleRegistry reg = lazy(src);
+  reg.entries_->read_all();
   return reg;
 }
 
 const RuleRegistry& RuleRegistry::current() {
-  static const RuleRegistry reg = load(inputs::RulesSource::current());
+  static const RuleRegistry reg = lazy(inputs::RulesSource::current());
   return reg;
 }
 
+const std::map<std::string, RuleDoc>& RuleRegistry::all() const {
+  std::lock_guard lock(entries_->mutex);
+  entries_->read_all();
+  return entries_->rules;
+}
+
 const RuleDoc* RuleRegistry::find(const std::string& id) const {
-  auto it = rules_.find(id);
-  return it == rules_.end() ? nullptr : &it->second;
+  Entries& e = *entries_;
+  std::lock_guard lock(e.mutex);
+  if (auto it = e.rules.find(id); it != e.rules.end()) return &it->second;
+  if (e.complete || e.absent.count(id) || !plausible_id(id)) return nullptr;
+  const std::string rel = std::string(kDir) + id + std::string(kExt);
+  std::optional<std::string> content = e.src.read(rel);
+  if (!content) {
+    e.absent.insert(id);
+    return nullptr;
+  }
+  RuleDoc d = parse_entry(e.src, rel, *content);
+  return &e.rules.emplace(id, std::move(d)).first->second;
 }
 
 const RuleDoc& RuleRegistry::get(const std::string& id) const {

@@ -57,6 +57,13 @@ bool looks_like_linker_script(std::span<const std::byte> bytes) {
 
 std::string bytes_str(uint64_t n) { return std::to_string(n) + " bytes"; }
 
+// Where a table of a damaged file ends: offset + size may not fit in 64 bits.
+std::string end_str(uint64_t offset, uint64_t size) {
+  uint64_t end = 0;
+  if (__builtin_add_overflow(offset, size, &end)) return "beyond any 64-bit offset";
+  return "at byte " + std::to_string(end);
+}
+
 }  // namespace
 
 bool ElfView::supported_machine(uint16_t machine) { return machine == EM_X86_64 || machine == EM_AARCH64; }
@@ -101,8 +108,8 @@ ElfView::ElfView(std::span<const std::byte> bytes, std::string name) : name_(std
   // shnum == 0 means "extended numbering": the count lives in section 0, which must fit anyway.
   const uint64_t count = shnum ? shnum : 1;
   if (shoff > bytes.size() || (bytes.size() - shoff) / sizeof(Elf64_Shdr) < count)
-    fail("truncated ELF: section headers end at byte " + std::to_string(shoff + count * sizeof(Elf64_Shdr)) +
-         " but the file has " + bytes_str(bytes.size()));
+    fail("truncated ELF: section headers end " + end_str(shoff, count * sizeof(Elf64_Shdr)) + " but the file has " +
+         bytes_str(bytes.size()));
 
   if (!libelf_ready()) fail(std::string("libelf: ") + elf_errmsg(-1));
   // ELF_C_READ_MMAP semantics: libelf reads in place and never writes to `bytes`.
@@ -147,7 +154,7 @@ void ElfView::read_sections() {
 
   auto section_data = [&](Elf_Scn* scn, const Elf64_Shdr* sh, const char* what) -> Elf_Data* {
     if (sh->sh_type != SHT_NOBITS && (sh->sh_offset > bytes_.size() || bytes_.size() - sh->sh_offset < sh->sh_size))
-      fail(std::string("truncated ELF: ") + what + " ends at byte " + std::to_string(sh->sh_offset + sh->sh_size) +
+      fail(std::string("truncated ELF: ") + what + " ends " + end_str(sh->sh_offset, sh->sh_size) +
            " but the file has " + bytes_str(bytes_.size()));
     Elf_Data* d = elf_getdata(scn, nullptr);
     if (!d || (sh->sh_size && !d->d_buf)) fail(std::string("corrupt ELF: cannot read ") + what + ": " + elf_errmsg(-1));

@@ -1,5 +1,7 @@
 // Compiler-style text: "path:line:col: error: message [rule-id]", so editors
 // and CI log parsers that understand gcc/clang output pick findings up.
+#include <algorithm>
+
 #include "findings/rule_registry.h"
 #include "reporters/reporter.h"
 
@@ -73,6 +75,8 @@ std::string render_text(const findings::Report& r, const findings::RuleRegistry&
       std::string kind = r.subjects[0].kind;
       for (const auto& s : r.subjects)
         if (s.kind != kind) kind = "input";
+      // Subject kinds are identifiers ("translation-unit"); the summary is prose.
+      std::replace(kind.begin(), kind.end(), '-', ' ');
       std::string noun = kind;
       if (r.subjects.size() != 1) noun = kind.ends_with("y") ? kind.substr(0, kind.size() - 1) + "ies" : kind + "s";
       out += " in " + std::to_string(r.subjects.size()) + " " + noun;

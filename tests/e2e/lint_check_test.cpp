@@ -53,6 +53,56 @@ TEST(Check, SourceFileIsLinted) {
   EXPECT_EQ(findings_of(r.json(), "source-shim-declaration-mismatch").size(), 2u);
 }
 
+// A source tree whose build/ holds a compile database for the stable
+// fixture, plus a ".so" that is not an ELF file.
+std::string source_tree_with_broken_library() {
+  const std::string tree = make_temp_dir();
+  const std::string ops = fixture("stable_ext/csrc/ops.cpp");
+  std::filesystem::create_directories(tree + "/build");
+  std::ofstream(tree + "/build/compile_commands.json")
+      << "[{\"directory\": \"" << tree << "/build\", \"command\": \"c++ -std=c++17 -I" << stand_ins()
+      << " -DTORCH_TARGET_VERSION=0x020a000000000000 -c " << ops << "\", \"file\": \"" << ops << "\"}]";
+  std::ofstream(tree + "/build/libbroken.so") << "not an ELF file";
+  return tree;
+}
+
+TEST(Check, AnUnreadableLibraryDoesNotHideTheLintResults) {
+  const std::string tree = source_tree_with_broken_library();
+  auto r = run_torchabi({"check", tree, "--format", "json", "--cache-dir", make_temp_dir()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  ASSERT_EQ(j["subjects"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["subjects"][0]["kind"], "translation-unit");
+  EXPECT_EQ(j["subjects"][0]["verdict"], "STABLE");
+  // The library is named in a note and in the report's errors, not as an error.
+  EXPECT_NE(r.err.find("note: not analysed: " + tree + "/build/libbroken.so"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("error:"), std::string::npos) << r.err;
+  ASSERT_EQ(j["errors"].size(), 1u);
+  EXPECT_EQ(j["errors"][0]["input"], tree + "/build/libbroken.so");
+}
+
+TEST(Check, OnlyAnUnreadableLibraryIsExit2) {
+  const std::string tree = source_tree_with_broken_library();
+  auto r = run_torchabi({"check", tree + "/build/libbroken.so"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("error: " + tree + "/build/libbroken.so"), std::string::npos) << r.err;
+}
+
+TEST(Check, ABrokenCompileDatabaseDoesNotHideTheAudit) {
+  if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
+  const std::string tree = make_temp_dir();
+  std::filesystem::create_directories(tree + "/build");
+  std::ofstream(tree + "/build/compile_commands.json") << "[{not json";
+  std::filesystem::copy_file(built_stable_lib(), tree + "/build/libstable_ext.so");
+  auto r = run_torchabi({"check", tree, "--format", "json", "--cache-dir", make_temp_dir()});
+  EXPECT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  ASSERT_EQ(j["subjects"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["subjects"][0]["kind"], "library");
+  EXPECT_NE(r.err.find("note: not analysed: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("compile_commands.json"), std::string::npos) << r.err;
+}
+
 TEST(Check, NothingToCheckIsExit2) {
   const std::string empty = make_temp_dir();
   auto r = run_torchabi({"check", empty});

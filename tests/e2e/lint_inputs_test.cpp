@@ -186,13 +186,13 @@ TEST(LintInputs, TorchHeadersInTheFlagsDefineApiVersions) {
   const std::string file = write_file(make_temp_dir(), "r.cpp",
                                       "#include <torch/csrc/stable/ops.h>\n"
                                       "torch::stable::Tensor f(const torch::stable::Tensor& t) { return torch::stable::reshape(t, {-1}); }\n");
-  std::vector<std::string> common = {"--rules-dir", rules, "lint", "--format", "json", "--no-cache", file, "--",
+  std::vector<std::string> common = {"--rules-dir", rules, "lint", "--format", "json", "--cache-dir", make_temp_dir(), file, "--",
                                      "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x0209000000000000"};
   auto imported = run_torchabi(common);
   EXPECT_EQ(findings_of(imported.json(), "version-api-after-target"),
             (std::vector<Found>{{file, 2, 81, "torch::stable::reshape"}}))
       << imported.out;
-  common.insert(common.begin() + 6, "--no-torch-import");
+  common.insert(common.begin() + 7, "--no-torch-import");
   auto shipped_only = run_torchabi(common);
   EXPECT_TRUE(findings_of(shipped_only.json(), "version-api-after-target").empty()) << shipped_only.out;
 }

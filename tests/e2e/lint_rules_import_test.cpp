@@ -20,7 +20,7 @@ TEST(RulesImport, WritesARulesDirectoryTheToolLoads) {
 
   auto list = run_torchabi({"--rules-dir", out, "rules", "list", "--format", "json"});
   EXPECT_EQ(list.exit_code, 0) << list.err;
-  auto lint = run_torchabi({"--rules-dir", out, "lint", "--format", "json", "--no-cache", "--no-torch-import",
+  auto lint = run_torchabi({"--rules-dir", out, "lint", "--format", "json", "--cache-dir", make_temp_dir(), "--no-torch-import",
                             fixture("version-api-after-target/fires.cpp"), "--", "-std=c++17", "-I", stand_ins(),
                             "-DTORCH_TARGET_VERSION=0x020a000000000000"});
   EXPECT_EQ(findings_of(lint.json(), "version-api-after-target").size(), 1u) << lint.out;

@@ -1,10 +1,13 @@
 #include "analyzers/migration/lint_adapter.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
 #include <tuple>
 
+#include "analyzers/migration/call_rewrite_check.h"
 #include "analyzers/migration/directive_scanner.h"
 #include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/include_graph.h"
@@ -57,7 +60,8 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     if (!is_migration_rule(f.rule) || f.location.symbol.empty()) continue;
     auto key = std::make_tuple(normal_path(f.location.file), f.location.line, f.location.column, f.location.symbol);
     auto [it, fresh] = chosen.emplace(key, &f);
-    if (!fresh && !it->second->fix && f.fix) it->second = &f;
+    // Prefer a fix-it, then migrate's own verdict that a call needs a human.
+    if (!fresh && !it->second->fix && (f.fix || f.message.starts_with(kDefNeedsHuman))) it->second = &f;
   }
   std::vector<ApiUse> uses;
   MacroRanges macros;
@@ -74,8 +78,12 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     const auto match = replacements.find(u.api, kind);
     const Blocker* blocker = u.is_include ? nullptr : blockers.match(u.api);
     const BoxedRegistration* box = u.fix ? rewrites.boxed_for(u.api) : nullptr;
+    const TemplatedMethodRename* renamed = u.fix ? rewrites.templated_for(u.api) : nullptr;
+    const DefWithKernel* split = rewrites.def_with_kernel_for(u.api);
+    const bool needs_human = !u.fix && f.message.starts_with(kDefNeedsHuman);
+    if (!u.fix && !needs_human) split = nullptr;
     const bool same_method = match && match->entry->style == source::ReplacementStyle::SameMethod;
-    if (const FollowRule* rule = u.fix || u.is_include ? nullptr : rewrites.follow_for(u.api, same_method)) {
+    if (const FollowRule* rule = u.fix || u.is_include || needs_human ? nullptr : rewrites.follow_for(u.api, same_method)) {
       u.follows = rule->after;
       if (!rule->note.empty()) u.note = rule->note;
     }
@@ -85,6 +93,20 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.since = box->since;
       u.note = box->note;
       u.disposition = box->safe ? Disposition::Fixable : Disposition::FixableUnsafe;
+    } else if (renamed) {
+      u.replacement = renamed->replacement;
+      u.header = renamed->header;
+      u.since = renamed->since;
+      u.note = renamed->note;
+      u.disposition = renamed->safe ? Disposition::Fixable : Disposition::FixableUnsafe;
+    } else if (split) {
+      u.replacement = split->wrap;
+      u.header = split->header;
+      u.since = split->since;
+      u.note = needs_human ? split->manual_note : split->note;
+      u.disposition = needs_human ? Disposition::Manual
+                      : split->safe ? Disposition::Fixable
+                                    : Disposition::FixableUnsafe;
     } else if (match && match->replacement) {
       u.replacement = *match->replacement;
       u.header = match->entry->header;
@@ -108,6 +130,10 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.disposition = Disposition::Manual;
       u.note = match ? match->entry->note : u.is_include ? f.help : kNoEntry;
     }
+    if ((box || renamed || (split && !needs_human)) && macros.inside(*u.fix)) {
+      u.disposition = Disposition::Manual;
+      u.note = "Inside a macro definition: rewrite it by hand. " + u.note;
+    }
     if (u.note.empty()) u.note = f.help;
     uses.push_back(std::move(u));
   }
@@ -125,6 +151,52 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.note = "Produced by " + it->second + " here; it goes when that is rewritten.";
     }
   }
+  // A legacy function or tensor method that stays (no stable spelling) stops
+  // the tensor type's rewrite in its file: called with a torch::stable::Tensor
+  // it would not compile, and the compile check of --fix would refuse the
+  // whole file anyway. Conservative: a call that takes no tensor stops it too.
+  auto is_call = [](const std::string& api) {
+    const size_t p = api.rfind("::");
+    return p != std::string::npos && p + 2 < api.size() && std::islower(static_cast<unsigned char>(api[p + 2])) &&
+           (api.starts_with("at::") || api.starts_with("c10::") || api.starts_with("torch::"));
+  };
+  std::set<std::string> tensor_stays;
+  for (const auto& u : uses)
+    if (!u.fix && u.follows.empty() && !u.is_include &&
+        (u.disposition == Disposition::Manual || u.disposition == Disposition::Blocked) && is_call(u.api))
+      tensor_stays.insert(normal_path(u.location.file));
+  for (auto& u : uses) {
+    if (!u.fix || !tensor_stays.count(normal_path(u.location.file))) continue;
+    // The tensor type, the stable ops and member renames that only take a
+    // stable tensor, and the TORCH_BOX wraps (a kernel taking at::Tensor cannot be boxed).
+    if (!u.replacement.starts_with("torch::stable::") && !rewrites.templated_for(u.api) &&
+        !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api))
+      continue;
+    u.fix.reset();
+    u.disposition = Disposition::Manual;
+    u.note = "Waits for the legacy calls in this file that have no stable spelling (they would not compile on a torch::stable::Tensor). " + u.note;
+  }
+
+  // A definition that needs a human keeps its library block legacy (the
+  // stable library has no def(schema, kernel)), and with it the other
+  // definitions of the file: their split only compiles in a stable block.
+  std::set<std::string> def_blocks_stay;
+  // So does any other registration call that stays (m.class_<T>: TorchBind).
+  for (const auto& u : uses)
+    if ((u.disposition == Disposition::Manual || u.disposition == Disposition::Blocked) && !u.fix &&
+        u.follows.empty() && (u.api.starts_with("torch::Library::") || u.api.starts_with("torch::class_")))
+      def_blocks_stay.insert(normal_path(u.location.file));
+  if (const FollowRule* block = def_blocks_stay.empty() ? nullptr : rewrites.follow_for("torch::Library::def", false)) {
+    for (auto& u : uses) {
+      if (!u.fix || !def_blocks_stay.count(normal_path(u.location.file))) continue;
+      const bool is_block = std::find(block->after.begin(), block->after.end(), u.api) != block->after.end();
+      if (!is_block && !rewrites.def_with_kernel_for(u.api)) continue;
+      u.fix.reset();
+      u.disposition = Disposition::Manual;
+      u.note = "Waits for a registration in this file that cannot be rewritten mechanically. " + u.note;
+    }
+  }
+
   // A follower counts as the best rewrite it follows in its file.
   std::map<std::pair<std::string, std::string>, Disposition> trigger;  // (file, api) -> best disposition
   for (const auto& u : uses) {
@@ -148,18 +220,24 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
 
 void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph) {
   std::set<std::string> keeps_legacy;  // files with a use --fix leaves behind
-  for (const auto& u : uses)
-    if (!u.is_include && u.disposition != Disposition::Fixable) keeps_legacy.insert(normal_path(u.location.file));
+  std::set<std::string> unsafe;        // files with a use only --unsafe-fixes rewrites
+  for (const auto& u : uses) {
+    if (u.is_include) continue;
+    if (u.disposition == Disposition::FixableUnsafe) unsafe.insert(normal_path(u.location.file));
+    else if (u.disposition != Disposition::Fixable) keeps_legacy.insert(normal_path(u.location.file));
+  }
   std::map<std::string, std::set<std::string>> included_by;
   for (const auto& [from, tos] : graph)
     for (const auto& to : tos) included_by[to].insert(from);
-  auto still_needed = [&](const std::string& file) {
+  // Whether the file or a project file including it keeps a legacy use
+  // (`among` = keeps_legacy), or one that needs --unsafe-fixes (`among` = unsafe).
+  auto reached = [&](const std::string& file, const std::set<std::string>& among) {
     std::set<std::string> seen{file};
     std::vector<std::string> stack{file};
     while (!stack.empty()) {
       const std::string cur = stack.back();
       stack.pop_back();
-      if (keeps_legacy.count(cur)) return true;
+      if (among.count(cur)) return true;
       for (const auto& up : included_by[cur])
         if (seen.insert(up).second) stack.push_back(up);
     }
@@ -167,8 +245,10 @@ void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph) {
   };
   for (auto& u : uses) {
     if (!u.is_include || u.fix || u.disposition == Disposition::Blocked) continue;
-    if (!still_needed(normal_path(u.location.file))) {
-      u.disposition = Disposition::Fixable;
+    const std::string file = normal_path(u.location.file);
+    if (!reached(file, keeps_legacy)) {
+      // It goes with the last rewrite of its file: with --unsafe-fixes when one needs it.
+      u.disposition = reached(file, unsafe) ? Disposition::FixableUnsafe : Disposition::Fixable;
       u.note = "--fix replaces it with the stable headers the rewritten file uses.";
     } else {
       u.disposition = Disposition::Manual;

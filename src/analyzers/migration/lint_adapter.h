@@ -28,7 +28,9 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
 
 // An include of a legacy header counts as fixable when every other use in its
 // file and in the project files that include it is: --fix then replaces it
-// with the stable headers the file needs. Otherwise it stays, and is manual.
+// with the stable headers the file needs (fixable-unsafe when one of those
+// uses needs --unsafe-fixes: the include goes with it). Otherwise it stays,
+// and is manual.
 void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph);
 
 }  // namespace torchabi::migration

@@ -89,6 +89,46 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
       }
       out.boxed.push_back(std::move(b));
     }
+    auto read_since = [&](const YAML::Node& n, const std::string& what) -> std::optional<TorchVersion> {
+      if (!n["since"]) return std::nullopt;
+      auto v = TorchVersion::parse_dotted(n["since"].as<std::string>());
+      if (!v) throw InputError(where, what + ": since is not a release");
+      return v;
+    };
+    auto read_safe = [&](const YAML::Node& n, const std::string& what) {
+      const std::string fix = n["fix"].as<std::string>("");
+      if (fix != "safe" && fix != "unsafe") throw InputError(where, what + " needs fix: safe|unsafe");
+      return fix == "safe";
+    };
+    for (const auto& n : root["templated_methods"]) {
+      TemplatedMethodRename t;
+      t.methods = strings(n["methods"]);
+      t.rename = n["rename"].as<std::string>("");
+      t.replacement = n["replacement"].as<std::string>("");
+      t.header = n["header"].as<std::string>("");
+      t.note = n["note"].as<std::string>("");
+      const std::string what = "templated method '" + t.rename + "'";
+      if (t.methods.empty() || t.rename.empty() || t.replacement.empty())
+        throw InputError(where, what + " needs methods, rename and replacement");
+      t.safe = read_safe(n, what);
+      t.since = read_since(n, what);
+      out.templated.push_back(std::move(t));
+    }
+    for (const auto& n : root["def_with_kernel"]) {
+      DefWithKernel d;
+      d.method = n["method"].as<std::string>("");
+      d.impl = n["impl"].as<std::string>("");
+      d.wrap = n["wrap"].as<std::string>("");
+      d.header = n["header"].as<std::string>("");
+      d.note = n["note"].as<std::string>("");
+      d.manual_note = n["manual_note"].as<std::string>("");
+      const std::string what = "def_with_kernel '" + d.method + "'";
+      if (d.method.empty() || d.impl.empty() || d.wrap.empty() || d.manual_note.empty())
+        throw InputError(where, what + " needs method, impl, wrap and manual_note");
+      d.safe = read_safe(n, what);
+      d.since = read_since(n, what);
+      out.def_with_kernel.push_back(std::move(d));
+    }
     for (const auto& n : root["follow_rewrites"]) {
       FollowRule f;
       f.apis = strings(n["apis"]);
@@ -112,6 +152,19 @@ MigrationRewrites MigrationRewrites::load(const inputs::RulesSource& src) {
 const BoxedRegistration* MigrationRewrites::boxed_for(std::string_view method) const {
   for (const auto& r : boxed)
     if (r.method == method) return &r;
+  return nullptr;
+}
+
+const TemplatedMethodRename* MigrationRewrites::templated_for(std::string_view method) const {
+  for (const auto& t : templated)
+    for (const auto& m : t.methods)
+      if (m == method) return &t;
+  return nullptr;
+}
+
+const DefWithKernel* MigrationRewrites::def_with_kernel_for(std::string_view method) const {
+  for (const auto& d : def_with_kernel)
+    if (d.method == method) return &d;
   return nullptr;
 }
 

@@ -6,6 +6,11 @@
 //   TORCH_LIBRARY_IMPL -> STABLE_TORCH_LIBRARY_IMPL rewrite the block
 //   registers boxed kernels. Lint reports the call but has no fix for it: the
 //   rewrite wraps an argument rather than renaming a name.
+// - call rewrites (call_rewrite_check.h): member templates renamed on the
+//   stable class (`x.data_ptr<T>()` -> `x.mutable_data_ptr<T>()`), legacy
+//   `m.def(schema, &kernel)` split into `m.def(schema).impl(name,
+//   TORCH_BOX(&kernel))`, and method-to-function calls whose defaulted
+//   arguments lint cannot slice (`x.contiguous()`).
 // - follow rules: uses that need no edit of their own because another rewrite
 //   in the same file makes them stable (`x.dim()` once x is a
 //   torch::stable::Tensor; `m.def(...)` once the block is STABLE_TORCH_LIBRARY).
@@ -33,6 +38,34 @@ struct BoxedRegistration {
   std::string note;
 };
 
+// A member template whose stable class spells it differently; only calls
+// written with explicit template arguments are rewritten (the plain call has
+// the same name on the stable class).
+struct TemplatedMethodRename {
+  std::vector<std::string> methods;  // legacy qualified names
+  std::string rename;                // the new member name
+  std::string replacement;           // shown in the plan
+  std::string header;
+  std::optional<TorchVersion> since;
+  bool safe = false;
+  std::string note;
+};
+
+// `m.def("op(...) -> ...", &kernel)`: the schema plus a catch-all kernel.
+// Rewritten as `m.def("op(...) -> ...").impl("op", WRAP(&kernel))`: the
+// stable library's impl() without a dispatch key registers the same catch-all
+// kernel the legacy overload did.
+struct DefWithKernel {
+  std::string method;  // "torch::Library::def"
+  std::string impl;    // "impl"
+  std::string wrap;    // "TORCH_BOX"
+  std::string header;
+  std::optional<TorchVersion> since;
+  bool safe = false;
+  std::string note;
+  std::string manual_note;  // shown when the call is not mechanical (a lambda, a computed schema)
+};
+
 struct FollowRule {
   std::vector<std::string> apis;   // names; a trailing "*" matches any suffix
   bool same_method = false;        // also every replacements.yaml entry of style same-method
@@ -43,11 +76,15 @@ struct FollowRule {
 struct MigrationRewrites {
   std::vector<BoxedRegistration> boxed;
   std::vector<FollowRule> follows;
+  std::vector<TemplatedMethodRename> templated;
+  std::vector<DefWithKernel> def_with_kernel;
 
   static MigrationRewrites load(const inputs::RulesSource& src);
   static MigrationRewrites parse(std::string_view yaml, const std::string& where);
 
   const BoxedRegistration* boxed_for(std::string_view method) const;
+  const TemplatedMethodRename* templated_for(std::string_view method) const;
+  const DefWithKernel* def_with_kernel_for(std::string_view method) const;
   // The rule a use of `api` follows, if any; `same_method` says whether its
   // replacements.yaml entry has style same-method.
   const FollowRule* follow_for(std::string_view api, bool same_method) const;

@@ -53,6 +53,12 @@ std::vector<InlineSuppression> scan_inline_suppressions(CheckContext& ctx) {
   return out;
 }
 
+bool covers(const InlineSuppression& s, const findings::Finding& f) {
+  if (s.file != f.location.file || (f.location.line != s.line && f.location.line != s.line + 1)) return false;
+  return std::any_of(s.rules.begin(), s.rules.end(),
+                     [&](const std::string& r) { return ::fnmatch(r.c_str(), f.rule.c_str(), 0) == 0; });
+}
+
 void apply_inline_suppressions(findings::Report& report, std::vector<InlineSuppression> sups) {
   std::sort(sups.begin(), sups.end(), [](const auto& a, const auto& b) {
     return std::tie(a.file, a.line, a.column) < std::tie(b.file, b.line, b.column);
@@ -62,13 +68,7 @@ void apply_inline_suppressions(findings::Report& report, std::vector<InlineSuppr
              sups.end());
   std::vector<findings::Finding> kept;
   for (auto& f : report.findings) {
-    bool hit = false;
-    for (const auto& s : sups) {
-      if (s.file != f.location.file || (f.location.line != s.line && f.location.line != s.line + 1)) continue;
-      for (const auto& r : s.rules)
-        if (::fnmatch(r.c_str(), f.rule.c_str(), 0) == 0) hit = true;
-      if (hit) break;
-    }
+    const bool hit = std::any_of(sups.begin(), sups.end(), [&](const auto& s) { return covers(s, f); });
     if (hit) ++report.suppressed;
     else kept.push_back(std::move(f));
   }

@@ -18,6 +18,10 @@ std::vector<InlineSuppression> scan_inline_suppressions(CheckContext& ctx);
 // Parses one comment; nullopt when it is not a torchabi suppression.
 std::optional<InlineSuppression> parse_suppression_comment(std::string_view comment);
 
+// Whether `s` covers `f`: same file, f on the comment's line or the next one,
+// and one of its ids (or globs) matches f's rule.
+bool covers(const InlineSuppression& s, const findings::Finding& f);
+
 // Removes the findings the suppressions cover (counting them in
 // report.suppressed) and adds a finding for each suppression without a reason.
 // Suppressions are de-duplicated by file and line first (a header's comments

@@ -28,6 +28,8 @@ std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const Lint
   return digest_hex(m) + digest_hex(m, 0x84222325cbf29ce4ull);
 }
 
+}  // namespace
+
 // Paths below the working directory, as the user typed them: in locations,
 // subjects, messages and notes (fix-its keep absolute paths for tools).
 void shorten_paths(findings::Report& report) {
@@ -49,8 +51,6 @@ void shorten_paths(findings::Report& report) {
   }
   for (auto& f : report.failures) shorten(f.input);
 }
-
-}  // namespace
 
 std::string common_ancestor(const std::vector<std::string>& paths) {
   if (paths.empty()) return {};

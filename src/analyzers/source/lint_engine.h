@@ -35,6 +35,12 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
 
 LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, const LintOptions& options);
 
+// Rewrites paths below the working directory as relative ones, the way the
+// user typed them: in locations, subjects, messages and notes (fix-its keep
+// absolute paths for tools). Idempotent, so reports can be merged and
+// shortened again.
+void shorten_paths(findings::Report& report);
+
 // The directory the given files and build directories have in common: the
 // default project root.
 std::string common_ancestor(const std::vector<std::string>& paths);

@@ -12,6 +12,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "analyzers/source/libclang_loader/libclang_loader.h"
+
 namespace torchabi::source {
 
 namespace {
@@ -46,6 +48,9 @@ unsigned default_jobs() {
 
 std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std::function<std::string(size_t)>& work) {
   std::vector<IsolatedResult> results(count);
+  // Load libclang here, once: forked children inherit it instead of each
+  // loading it, and a missing libclang fails the command instead of every unit.
+  if (count > 0) libclang::load();
   if (jobs == 0) jobs = default_jobs();
   std::vector<Child> running;
   size_t next = 0;

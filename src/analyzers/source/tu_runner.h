@@ -1,7 +1,8 @@
 // Runs work items in child processes, `jobs` at a time. A libclang crash
 // (or any other) in one item takes down only its child: the item comes back
 // as failed with the signal, the others are unaffected. Each child's result
-// is a string written to a pipe; the parent never touches libclang state.
+// is a string written to a pipe; the parent never touches libclang state,
+// but loads libclang before forking so that the children inherit it.
 #pragma once
 
 #include <functional>

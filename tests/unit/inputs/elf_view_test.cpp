@@ -2,6 +2,9 @@
 // bad image into one InputError naming the input, never a crash.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "common/input_error.h"
 #include "elf_image_builder.h"
 #include "inputs/elf_view.h"
@@ -42,6 +45,14 @@ std::string error_of(const std::vector<std::byte>& bytes, const std::string& nam
 std::vector<std::byte> text(const std::string& s) {
   std::vector<std::byte> b(s.size());
   std::memcpy(b.data(), s.data(), s.size());
+  return b;
+}
+
+std::vector<std::byte> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> b(chars.size());
+  if (!chars.empty()) std::memcpy(b.data(), chars.data(), chars.size());
   return b;
 }
 
@@ -140,6 +151,14 @@ TEST(ElfView, SectionPastTheEndIsTruncation) {
   EXPECT_NE(error_of(img.bytes).find("truncated ELF: .dynsym ends at byte"), std::string::npos);
 }
 
+TEST(ElfView, SectionEndPast64BitsIsTruncationNotAWrappedNumber) {
+  ElfImage img = build_elf(sample_spec());
+  img.shdr(ElfImage::kDynsym).sh_size = ~uint64_t(0) - 8;
+  EXPECT_NE(error_of(img.bytes).find("truncated ELF: .dynsym ends beyond any 64-bit offset but the file has"),
+            std::string::npos)
+      << error_of(img.bytes);
+}
+
 TEST(ElfView, EveryPrefixIsAnErrorOrAView) {
   // Cutting a valid image anywhere must never crash or read out of bounds
   // (run under ASan in the fuzz build); every cut before the section headers fails.
@@ -192,4 +211,35 @@ TEST(ElfView, CorruptTablesAreReported) {
 
 TEST(ElfView, ErrorsNameTheWheelMember) {
   EXPECT_EQ(error_of(text("nope"), "w.whl!pkg/_C.so"), "w.whl!pkg/_C.so: not an ELF file");
+}
+
+TEST(ElfView, MisalignedTablesAreRead) {
+  // A damaged or hand-made file can put the section headers and tables at odd
+  // offsets; the view must read them byte-wise (no misaligned loads, which
+  // UBSan reports) and see the same library.
+  ElfImage img = build_elf(sample_spec());
+  img.ehdr().e_shoff += 1;
+  for (int s = ElfImage::kDynstr; s < ElfImage::kCount; ++s) img.shdr(ElfImage::Section(s)).sh_offset += 1;
+  std::vector<std::byte> shifted(img.bytes.begin(), img.bytes.begin() + sizeof(Elf64_Ehdr));
+  shifted.push_back(std::byte{0});
+  shifted.insert(shifted.end(), img.bytes.begin() + sizeof(Elf64_Ehdr), img.bytes.end());
+
+  ElfView v(shifted, "odd.so");
+  ASSERT_EQ(v.symbol_count(), 6u);
+  EXPECT_EQ(v.symbol(1).name, "aoti_torch_get_sizes");
+  EXPECT_TRUE(v.symbol(5).hidden_version);
+  EXPECT_EQ(v.soname(), "libsample.so");
+  ASSERT_EQ(v.needed().size(), 2u);
+  EXPECT_EQ(v.needed()[1], "libc.so.6");
+}
+
+TEST(ElfView, FuzzerFoundMisalignedHeadersGiveOneLineError) {
+  // The input on which libFuzzer + UBSan found a misaligned Elf64_Shdr load
+  // (e_shoff 597); it is also a seed of the elf_view fuzzer.
+  const std::string path = std::string(TORCHABI_FUZZ_CORPUS_DIR) + "/elf_view_fuzzer/misaligned_section_headers.so";
+  const std::vector<std::byte> bytes = file_bytes(path);
+  ASSERT_EQ(bytes.size(), 1024u) << path;
+  const std::string line = error_of(bytes, "crash.so");
+  EXPECT_EQ(line, "crash.so: no dynamic symbol table (.dynsym): not a dynamically linked library");
+  EXPECT_EQ(line.find('\n'), std::string::npos);
 }

@@ -2,8 +2,11 @@
 // inactive-branch ranges travel back from lint's children (inactive_regions.h).
 #include <gtest/gtest.h>
 
+#include "analyzers/migration/call_rewrite_check.h"
+#include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/inactive_regions.h"
 #include "analyzers/migration/lint_adapter.h"
+#include "common/input_error.h"
 #include "test_files.h"
 
 using namespace torchabi::migration;
@@ -23,6 +26,7 @@ apis:
   - {legacy: [c10::Scalar], kind: type, replacement: null, fix: "no", note: no scalar}
   - {legacy: [c10::TensorOptions], kind: type, replacement: null, fix: "no", note: pass options separately}
   - {legacy: [TORCH_CHECK], kind: macro, replacement: STD_TORCH_CHECK, header: torch/headeronly/util/Exception.h, since: "2.9", fix: safe}
+  - {legacy: [TORCH_LIBRARY], kind: macro, replacement: STABLE_TORCH_LIBRARY, header: torch/csrc/stable/library.h, since: "2.9", fix: unsafe}
   - {legacy: [AT_DISPATCH_FLOATING_TYPES], kind: macro, replacement: STABLE_DISPATCH_FLOATING_TYPES, header: torch/csrc/stable/Dispatch.h, fix: unsafe}
   - {legacy: [torch/extension.h], kind: header, replacement: null, fix: "no", note: include what you use}
 )", "test-replacements.yaml");
@@ -45,6 +49,24 @@ boxed_registrations:
 follow_rewrites:
   - {same_method: true, after: [at::Tensor]}
   - {apis: [torch::Library::def], after: [TORCH_LIBRARY]}
+)", "test-rewrites.yaml");
+  return r;
+}
+
+// The call rewrites (call_rewrite_check.h) on top of rewrites().
+const MigrationRewrites& call_rewrites() {
+  static auto r = MigrationRewrites::parse(R"(
+boxed_registrations:
+  - {method: torch::Library::impl, wrap: TORCH_BOX, header: torch/csrc/stable/library.h, since: "2.9", fix: unsafe}
+follow_rewrites:
+  - {same_method: true, after: [at::Tensor]}
+  - {apis: [torch::Library::def], after: [TORCH_LIBRARY]}
+templated_methods:
+  - {methods: [at::TensorBase::data_ptr], rename: mutable_data_ptr, replacement: torch::stable::Tensor::mutable_data_ptr,
+     header: torch/csrc/stable/tensor.h, since: "2.10", fix: safe, note: same T*}
+def_with_kernel:
+  - {method: torch::Library::def, impl: impl, wrap: TORCH_BOX, header: torch/csrc/stable/library.h, since: "2.9",
+     fix: unsafe, note: split, manual_note: split it by hand}
 )", "test-rewrites.yaml");
   return r;
 }
@@ -215,4 +237,83 @@ TEST(InactiveRegions, TakenFromTheSubjectsAndRemovedThere) {
   EXPECT_EQ(r.subjects[0].facts.size(), 1u);
   EXPECT_EQ(r.subjects[0].facts[0].first, "other");
   EXPECT_TRUE(r.subjects[1].facts.empty());
+}
+
+TEST(MigrationRewrites, ReadsCallRewritesAndRejectsIncompleteOnes) {
+  const auto& r = call_rewrites();
+  ASSERT_NE(r.templated_for("at::TensorBase::data_ptr"), nullptr);
+  EXPECT_EQ(r.templated_for("at::TensorBase::data_ptr")->rename, "mutable_data_ptr");
+  EXPECT_EQ(r.templated_for("at::TensorBase::data_ptr")->since->str(), "2.10");
+  EXPECT_EQ(r.templated_for("at::TensorBase::dim"), nullptr);
+  ASSERT_NE(r.def_with_kernel_for("torch::Library::def"), nullptr);
+  EXPECT_FALSE(r.def_with_kernel_for("torch::Library::def")->safe);
+  EXPECT_THROW(MigrationRewrites::parse("boxed_registrations: []\ntemplated_methods:\n  - {methods: [a::b], fix: safe}\n", "x.yaml"),
+               torchabi::InputError);
+  EXPECT_THROW(MigrationRewrites::parse("boxed_registrations: []\ndef_with_kernel:\n  - {method: a, impl: impl, wrap: W, fix: maybe, manual_note: n}\n", "x.yaml"),
+               torchabi::InputError);
+  // The shipped rules parse.
+  EXPECT_NO_THROW(MigrationRewrites::parse(read_source_file(std::string(TORCHABI_SOURCE_DIR) + "/rules/api/migration_rewrites.yaml"),
+                                           "migration_rewrites.yaml"));
+}
+
+TEST(LintAdapter, ATemplatedDataPointerTakesItsRenameAndRelease) {
+  auto file = put_file(scratch_dir(), "a.cpp", "float* p = x.data_ptr<float>();\n");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 14, "at::TensorBase::data_ptr"));
+  r.add(finding("source-unstable-api", file, 1, 14, "at::TensorBase::data_ptr", fix_at(file, 13, 21, "mutable_data_ptr")));
+  auto uses = uses_from_lint(r, replacements(), blockers(), call_rewrites());
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].replacement, "torch::stable::Tensor::mutable_data_ptr");
+  EXPECT_EQ(uses[0].since->str(), "2.10");
+  EXPECT_EQ(uses[0].disposition, Disposition::Fixable);
+  EXPECT_TRUE(uses[0].follows.empty());
+}
+
+TEST(LintAdapter, ADefinitionThatNeedsAPersonKeepsItsLibraryBlock) {
+  const std::string text = "TORCH_LIBRARY(ns, m) {\n  m.def(\"a(Tensor x) -> Tensor\", &a);\n  m.def(\"b() -> ()\", [] {});\n}\n";
+  auto file = put_file(scratch_dir(), "a.cpp", text);
+  Report r;
+  r.add(finding("source-unstable-macro", file, 1, 1, "TORCH_LIBRARY", fix_at(file, 0, 13, "STABLE_TORCH_LIBRARY", FixSafety::Unsafe)));
+  r.add(finding("source-unstable-api", file, 2, 5, "torch::Library::def"));
+  r.add(finding("source-unstable-api", file, 2, 5, "torch::Library::def", fix_at(file, 56, 61, ").impl(\"a\", TORCH_BOX(&a))", FixSafety::Unsafe)));
+  r.add(finding("source-unstable-api", file, 3, 5, "torch::Library::def"));
+  auto alone = uses_from_lint(r, replacements(), blockers(), call_rewrites());
+  EXPECT_EQ(find(alone, "TORCH_LIBRARY")->disposition, Disposition::FixableUnsafe);
+  EXPECT_EQ(find(alone, "torch::Library::def", 2)->disposition, Disposition::FixableUnsafe);
+  EXPECT_EQ(find(alone, "torch::Library::def", 3)->disposition, Disposition::FixableUnsafe) << "follows the block";
+
+  Finding human = finding("source-unstable-api", file, 3, 5, "torch::Library::def");
+  human.message = std::string(kDefNeedsHuman) + "torch::Library::def";
+  r.add(human);
+  auto uses = uses_from_lint(r, replacements(), blockers(), call_rewrites());
+  ASSERT_EQ(uses.size(), 3u);
+  const ApiUse* lambda = find(uses, "torch::Library::def", 3);
+  EXPECT_EQ(lambda->disposition, Disposition::Manual);
+  EXPECT_EQ(lambda->note, "split it by hand");
+  EXPECT_EQ(find(uses, "TORCH_LIBRARY")->disposition, Disposition::Manual);
+  EXPECT_FALSE(find(uses, "TORCH_LIBRARY")->fix.has_value()) << "--fix must not rename the block";
+  EXPECT_FALSE(find(uses, "torch::Library::def", 2)->fix.has_value()) << "its split only compiles in a stable block";
+}
+
+TEST(LintAdapter, ATensorMethodWithoutAStableSpellingKeepsTheTensorType) {
+  auto file = put_file(scratch_dir(), "a.cpp", "at::Tensor f(at::Tensor x) { return x.neg(); }\n");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 1, "at::Tensor", fix_at(file, 0, 10, "torch::stable::Tensor")));
+  r.add(finding("source-unstable-api", file, 1, 39, "at::Tensor::neg"));
+  auto uses = uses_from_lint(r, replacements(), blockers(), call_rewrites());
+  const ApiUse* t = find(uses, "at::Tensor");
+  EXPECT_EQ(t->disposition, Disposition::Manual);
+  EXPECT_FALSE(t->fix.has_value());
+}
+
+TEST(LintAdapter, AnIncludeGoesWithTheUnsafeFixesOfItsFile) {
+  auto file = put_file(scratch_dir(), "a.cpp", "#include <torch/extension.h>\nAT_DISPATCH_FLOATING_TYPES(t, n, f);\n");
+  Report r;
+  r.add(finding("source-unstable-include", file, 1, 10, "torch/extension.h"));
+  r.add(finding("source-unstable-macro", file, 2, 1, "AT_DISPATCH_FLOATING_TYPES",
+                fix_at(file, 29, 55, "STABLE_DISPATCH_FLOATING_TYPES", FixSafety::Unsafe)));
+  auto uses = uses_from_lint(r, replacements(), blockers(), call_rewrites());
+  settle_includes(uses, {{normal_path(file), {}}});
+  EXPECT_EQ(find(uses, "torch/extension.h")->disposition, Disposition::FixableUnsafe)
+      << "--fix without --unsafe-fixes keeps it, --unsafe-fixes removes it";
 }

@@ -205,6 +205,30 @@ TEST(RuntimeDriver, NewerFunctionsLoadOnTheirRelease) {
   EXPECT_EQ(r.fact("runtime"), "torchabi reference runtime behaving as PyTorch 2.12");
 }
 
+TEST(RuntimeDriver, StaticInitializerThatNeverFinishesIsKilled) {
+  auto r = run("bad_init_hang", "", "", 0.3);
+  EXPECT_THAT(r.lines, ElementsAre("runtime-load-failed |  | loading the extension did not finish within 0.3 s and was "
+                                   "killed while its static initializers ran"));
+  EXPECT_EQ(r.subject().verdict, "NOT LOADED");
+}
+
+TEST(RuntimeDriver, StaticInitializerThatExitsIsALoadFailure) {
+  auto r = run("bad_init_exit");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-load-failed |  | loading the extension exited the process with status 3 "
+                                   "while its static initializers ran"));
+  EXPECT_EQ(r.subject().verdict, "NOT LOADED");
+}
+
+TEST(RuntimeDriver, KernelThatExitsTheProcessIsACrashAndTheNextOpStillRuns) {
+  // exit(0) from a kernel looks like success to a careless parent; the child
+  // must not be trusted to have finished its calls.
+  auto r = run("bad_kernel_exit");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-kernel-crash | bad_kernel_exit::quit | smoke call: the kernel of "
+                                   "bad_kernel_exit::quit exited the process with status 0"));
+  EXPECT_EQ(r.fact("smoke bad_kernel_exit::quit"), "crashed");
+  EXPECT_EQ(r.fact("smoke bad_kernel_exit::stay"), "passed (smoke, float32 inputs)");
+}
+
 TEST(RuntimeDriver, CrashDoesNotStopTheRemainingCases) {
   // Cases after a crashing one still run, in a fresh child process.
   auto r = run("bad_segfault", "../../tests/unit/runtime/data/crash_then_more.yaml");

@@ -70,7 +70,7 @@ void check_backends(RegistrationContext& ctx) {
     s.facts.emplace_back("composite operators overridden", std::to_string(composite_overrides));
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    if (!missing.empty()) s.facts.emplace_back("not implemented (" + std::to_string(missing.size()) + ")", list);
+    if (!missing.empty()) s.facts.emplace_back("kernels still missing (" + std::to_string(missing.size()) + ")", list);
     ctx.out.subjects.push_back(std::move(s));
   }
 }

@@ -1,22 +1,106 @@
 #include "analyzers/schema/registrations/lint_integration.h"
 
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/schema/registrations/registration_extractor.h"
 #include "analyzers/schema/registrations/registration_runner.h"
+#include "analyzers/source/inline_suppressions.h"
+#include "analyzers/source/lint_engine.h"
+#include "analyzers/source/tu_check.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::schema {
 
-void add_registration_checks(const std::vector<inputs::ClangArgs>& tus, const source::LintEnv& env,
-                             const source::LintOptions& options, findings::Report& report,
-                             std::vector<std::string>& warnings) {
-  RegistrationRunOptions run_options;
-  run_options.jobs = options.jobs;
-  run_options.cache_dir = options.cache_dir;
-  run_options.project_roots = options.project_roots;
-  RegistrationRun run = run_registration_checks(tus, env.classifier, RegistrationEnv::load(inputs::RulesSource::current()),
-                                                run_options);
-  for (auto& f : run.findings) report.findings.push_back(std::move(f));
-  for (auto& s : run.subjects) report.subjects.push_back(std::move(s));
-  for (auto& w : run.warnings) warnings.push_back(std::move(w));
+namespace {
+
+// Subject fact carrying one TU's registrations as JSON; removed before any
+// reporter sees the report.
+constexpr const char* kFact = "schema.registrations";
+
+class RegistrationExtraction final : public source::TuCheck {
+public:
+  void run(source::CheckContext& ctx) override {
+    std::ifstream in(ctx.tu.main_file(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    // Most TUs register nothing; the AST walk is skipped for them.
+    if (!mentions_registration_api(text.str())) return;
+    ctx.subject().facts.emplace_back(kFact, nlohmann::json(extract_registrations(ctx.tu)).dump());
+  }
+};
+
+// The `torchabi: ignore[...]` comments of one file, read as text: the lint
+// engine applied the ones it saw through libclang's tokens before these
+// findings existed. A suppression without a reason is reported by the lint
+// engine already; it still suppresses.
+std::vector<source::InlineSuppression> suppressions_in(const std::string& path) {
+  std::vector<source::InlineSuppression> out;
+  std::ifstream in(path);
+  std::string line;
+  for (uint32_t number = 1; std::getline(in, line); ++number) {
+    const auto tag = line.find("torchabi:");
+    if (tag == std::string::npos) continue;
+    const auto slashes = line.rfind("//", tag), block = line.rfind("/*", tag);
+    const auto start = slashes == std::string::npos ? block
+                       : block == std::string::npos ? slashes
+                                                    : std::max(slashes, block);
+    if (start == std::string::npos) continue;
+    auto s = source::parse_suppression_comment(std::string_view(line).substr(start));
+    if (!s) continue;
+    s->file = path;
+    s->line = number;
+    s->column = static_cast<uint32_t>(start + 1);
+    out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+std::vector<TuRegistrations> take_registrations(findings::Report& report) {
+  std::vector<TuRegistrations> out;
+  for (auto& s : report.subjects) {
+    auto& facts = s.facts;
+    for (auto it = facts.begin(); it != facts.end();) {
+      if (it->first != kFact) {
+        ++it;
+        continue;
+      }
+      out.push_back(nlohmann::json::parse(it->second).get<TuRegistrations>());
+      it = facts.erase(it);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void register_registration_extraction() {
+  source::register_tu_check("schema-registrations", [] { return std::make_unique<RegistrationExtraction>(); });
+}
+
+void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots) {
+  std::vector<TuRegistrations> all = take_registrations(report);
+  if (all.empty()) return;
+  RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::current());
+  env.python = scan_python_sources(project_roots);
+  RegistrationOutcome outcome = check_registrations(all, env);
+
+  std::map<std::string, std::vector<source::InlineSuppression>> by_file;
+  for (auto& f : outcome.findings) {
+    auto [it, added] = by_file.try_emplace(f.location.file);
+    if (added && !f.location.file.empty()) it->second = suppressions_in(f.location.file);
+    if (std::any_of(it->second.begin(), it->second.end(), [&](const auto& s) { return source::covers(s, f); })) {
+      ++report.suppressed;
+      continue;
+    }
+    report.findings.push_back(std::move(f));
+  }
+  for (auto& s : outcome.subjects) report.subjects.push_back(std::move(s));
+  source::shorten_paths(report);
 }
 
 }  // namespace torchabi::schema

@@ -1,24 +1,26 @@
-// The one call `torchabi lint` and `torchabi check` need to include the
-// registration checks: after run_lint, with the same translation units and
-// options. Registrations are read in child processes and cached in the lint
-// cache directory under their own keys.
+// How `torchabi lint` and `torchabi check` include the registration checks
+// without parsing any TU twice: a lint check extracts each TU's registrations
+// from the AST lint already has (in lint's child process, cached with its
+// results) and hands them back as a subject fact; after the lint run they are
+// taken out of the report and checked all together, so a def in one file
+// meets its impl in another.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "analyzers/source/lint_engine.h"
-#include "analyzers/source/lint_env.h"
 #include "findings/finding.h"
-#include "inputs/compile_db_args.h"
 
 namespace torchabi::schema {
 
-// Appends the registration findings and device-backend coverage subjects to
-// `report`; TUs whose registrations could not be read add a line to
-// `warnings`. Throws InputError when rules/schema/ is malformed.
-void add_registration_checks(const std::vector<inputs::ClangArgs>& tus, const source::LintEnv& env,
-                             const source::LintOptions& options, findings::Report& report,
-                             std::vector<std::string>& warnings);
+// Adds the extraction to every lint run of this process. Call before run_lint.
+void register_registration_extraction();
+
+// Takes the extracted registrations out of `report`'s subjects and appends the
+// registration findings (after the project's inline suppressions) and the
+// device-backend coverage subjects. Python files under `project_roots` are
+// searched for fake classes and fake kernels. Throws InputError when
+// rules/schema/ is malformed.
+void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots);
 
 }  // namespace torchabi::schema

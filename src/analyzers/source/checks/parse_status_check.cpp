@@ -2,27 +2,45 @@
 // missing, flags are wrong). Include, macro and token-level findings are
 // still complete; AST-level ones (resolved references, deduced types,
 // hand-written shim declarations) may miss uses, and the note says so.
+#include <set>
+#include <string_view>
+
 #include "analyzers/source/checks/checks.h"
 
 namespace torchabi::source::checks {
 
 namespace {
 
+// How target_version_check quotes the clang error it translated.
+constexpr std::string_view kClangQuote = "; clang: ";
+
 class ParseStatusCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
     const ParsedTu& tu = ctx.tu;
-    const size_t errors = tu.error_count();
+    // An error a version guard caused is already a version-api-after-target
+    // finding (it quotes clang's message): it does not make the AST incomplete
+    // in a way worth a second finding.
+    std::set<std::string> translated;
+    for (const auto& f : ctx.reported()) {
+      if (f.rule != "version-api-after-target") continue;
+      for (const auto& n : f.notes)
+        if (auto p = n.find(kClangQuote); p != std::string::npos) translated.insert(n.substr(p + kClangQuote.size()));
+    }
+    size_t errors = tu.error_count();
+    const Diagnostic* first = nullptr;
+    for (const auto& d : tu.diagnostics()) {
+      if (d.severity < Diagnostic::Severity::Error) continue;
+      if (translated.count(d.message)) {
+        if (errors > 0) --errors;
+        continue;
+      }
+      if (!first) first = &d;
+    }
     if (errors == 0 && !tu.used_minimal_args() && !tu.args().cuda_without_sdk) return;
     findings::Finding f;
     f.rule = "source-parse-incomplete";
     f.location.file = tu.main_file();
-    const Diagnostic* first = nullptr;
-    for (const auto& d : tu.diagnostics())
-      if (d.severity >= Diagnostic::Severity::Error) {
-        first = &d;
-        break;
-      }
     if (first && tu.is_project_file(first->file)) {
       f.location.file = first->file;
       f.location.line = first->line;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/same_method_fold.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::source::checks {
@@ -20,6 +21,23 @@ std::string declared_in(const Reference& r) {
   return display_path(r.decl_file);
 }
 
+// The name as the project wrote it, when the reference was spelled.
+std::string written_name(CheckContext& ctx, const Reference& r) {
+  if (r.via != Via::Spelled || !r.qualified_range.valid()) return {};
+  std::string_view text = ctx.tu.file_text(r.qualified_range.file);
+  if (r.qualified_range.end > text.size()) return {};
+  return std::string(text.substr(r.qualified_range.begin, r.qualified_range.end - r.qualified_range.begin));
+}
+
+// `x.data_ptr<float>()`: the written name is followed by template arguments.
+bool has_template_arguments(CheckContext& ctx, const Reference& r) {
+  if (r.via != Via::Spelled || !r.qualified_range.valid()) return false;
+  std::string_view text = ctx.tu.file_text(r.qualified_range.file);
+  size_t i = r.qualified_range.end;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i < text.size() && text[i] == '<';
+}
+
 // help text and fix for a reference with a replacement entry.
 void apply_replacement(CheckContext& ctx, const Reference& r, const ReplacementMatch& m, findings::Finding& f) {
   const Replacement& e = *m.entry;
@@ -31,8 +49,17 @@ void apply_replacement(CheckContext& ctx, const Reference& r, const ReplacementM
   const std::string where = e.header.empty() ? std::string() : " from " + e.header;
   switch (e.style) {
     case ReplacementStyle::SameMethod:
-      f.help = "Use " + *m.replacement + where + since + ": the call is written the same way on a torch::stable::Tensor.";
-      break;
+      // No fix-it: the call changes only with its receiver's type. The
+      // entry's note is about the exception (template arguments), said here.
+      if (has_template_arguments(ctx, r)) {
+        f.notes.push_back(kTemplateArgumentsNote);
+        f.help = "Call " + *m.replacement + where + since +
+                 " without template arguments and convert its result, e.g. static_cast<T*>(x.data_ptr()).";
+      } else {
+        f.help = "Use " + *m.replacement + where + since +
+                 ": the call is written the same way once the receiver is a torch::stable::Tensor.";
+      }
+      return;
     case ReplacementStyle::MethodToFunction:
       f.help = "Call " + *m.replacement + "(tensor, ...)" + where + since + " instead of the method.";
       break;
@@ -113,7 +140,12 @@ private:
     f.rule = kRule;
     f.location = location_of(r.via == Via::Spelled ? r.qualified_range : r.range);
     f.location.symbol = r.qualified;
-    const std::string what = std::string(to_string(r.kind)) + " " + r.qualified;
+    std::string what = std::string(to_string(r.kind)) + " " + r.qualified;
+    // `torch::Tensor` and `Tensor` (after `using namespace at`) resolve to
+    // at::Tensor: name both, so the user finds what they wrote.
+    const std::string written = written_name(ctx, r);
+    if (!written.empty() && written != r.qualified && !r.qualified.ends_with("::" + written))
+      what += " (written " + written + ")";
     switch (r.via) {
       case Via::Spelled:
         f.message = "uses unstable PyTorch API: " + what;
@@ -131,6 +163,9 @@ private:
     f.notes.push_back("declared in " + declared_in(r) + ":" + std::to_string(r.decl_line));
     if (auto m = ctx.env.replacements.find(r.qualified)) {
       apply_replacement(ctx, r, *m, f);
+      if (r.via == Via::DeducedType && m->replacement)
+        f.help = "Nothing to rewrite here: '" + r.variable + "' becomes " + *m->replacement +
+                 " once the expression it is initialized from returns one; fix that expression.";
     } else if (r.via == Via::UsingDirective) {
       f.help = "Remove the using-directive and name stable APIs explicitly (torch::stable::, torch::headeronly::).";
     } else {
