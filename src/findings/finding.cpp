@@ -34,4 +34,20 @@ std::string Finding::fingerprint() const {
   return rule + sep + location.file + sep + location.member + sep + location.symbol + sep + message;
 }
 
+std::vector<std::string> Report::take_facts(std::string_view key) {
+  std::vector<std::string> out;
+  for (auto& s : subjects) {
+    auto& facts = s.facts;
+    for (auto it = facts.begin(); it != facts.end();) {
+      if (it->first != key) {
+        ++it;
+        continue;
+      }
+      out.push_back(std::move(it->second));
+      it = facts.erase(it);
+    }
+  }
+  return out;
+}
+
 }  // namespace torchabi::findings

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,12 @@ struct Report {
   size_t baselined = 0;   // accepted by --baseline
 
   void add(Finding f) { findings.push_back(std::move(f)); }
+
+  // Removes every subject fact named `key` and returns their values in order.
+  // Analyses that run inside lint's child processes hand data back to their
+  // command this way (it travels and is cached with the TU's result); it must
+  // never reach a reporter.
+  std::vector<std::string> take_facts(std::string_view key);
 };
 
 }  // namespace torchabi::findings

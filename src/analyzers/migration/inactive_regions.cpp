@@ -74,21 +74,13 @@ std::vector<ByteRange> intersect_ranges(const std::vector<ByteRange>& a, const s
 
 std::map<std::string, std::vector<ByteRange>> take_inactive_regions(findings::Report& report) {
   std::map<std::string, std::vector<ByteRange>> out;
-  for (auto& s : report.subjects) {
-    auto& facts = s.facts;
-    for (auto it = facts.begin(); it != facts.end();) {
-      if (it->first != kFact) {
-        ++it;
-        continue;
-      }
-      const size_t tab = it->second.find('\t');
-      const std::string path = normal_path(it->second.substr(0, tab));
-      auto ranges = parse_ranges(tab == std::string::npos ? std::string() : it->second.substr(tab + 1));
-      auto found = out.find(path);
-      if (found == out.end()) out.emplace(path, std::move(ranges));
-      else found->second = intersect_ranges(found->second, ranges);
-      it = facts.erase(it);
-    }
+  for (const auto& value : report.take_facts(kFact)) {
+    const size_t tab = value.find('\t');
+    const std::string path = normal_path(value.substr(0, tab));
+    auto ranges = parse_ranges(tab == std::string::npos ? std::string() : value.substr(tab + 1));
+    auto found = out.find(path);
+    if (found == out.end()) out.emplace(path, std::move(ranges));
+    else found->second = intersect_ranges(found->second, ranges);
   }
   for (auto it = out.begin(); it != out.end();) it = it->second.empty() ? out.erase(it) : std::next(it);
   return out;

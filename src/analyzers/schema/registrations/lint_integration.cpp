@@ -62,17 +62,7 @@ std::vector<source::InlineSuppression> suppressions_in(const std::string& path) 
 
 std::vector<TuRegistrations> take_registrations(findings::Report& report) {
   std::vector<TuRegistrations> out;
-  for (auto& s : report.subjects) {
-    auto& facts = s.facts;
-    for (auto it = facts.begin(); it != facts.end();) {
-      if (it->first != kFact) {
-        ++it;
-        continue;
-      }
-      out.push_back(nlohmann::json::parse(it->second).get<TuRegistrations>());
-      it = facts.erase(it);
-    }
-  }
+  for (const auto& json : report.take_facts(kFact)) out.push_back(nlohmann::json::parse(json).get<TuRegistrations>());
   return out;
 }
 
