@@ -4,10 +4,10 @@
 
 #include "analyzers/binary/audit_runner.h"
 #include "analyzers/binary/symbol_classifier.h"
+#include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
-#include "findings/config.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
 
@@ -21,27 +21,11 @@ struct AuditArgs {
   ReportOptions report;
 };
 
-// --target-version wins over the config's target-version; both are read the
-// same way, so a hex typo is caught wherever it was written.
-std::optional<TorchVersion> target_version(const AuditArgs& a, const inputs::ApiCatalog& catalog) {
-  std::string text = a.target_version, origin = "--target-version";
-  if (text.empty()) {
-    findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
-                                                       : findings::Config::load_file(a.report.config);
-    if (!config.target_version) return std::nullopt;
-    text = *config.target_version;
-    origin = config.source + ": target-version";
-  }
-  TargetVersionReading r = read_target_version(text, catalog.latest());
-  if (!r.error.empty()) throw InputError(origin, r.error);
-  return r.version;
-}
-
 int run(const AuditArgs& a) {
   validate_report_options(a.report);
   const auto& catalog = inputs::ApiCatalog::current();
   binary::AuditOptions options;
-  options.target = target_version(a, catalog);
+  options.target = audit_target_version(a.target_version, a.report.config, a.paths, catalog);
   auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
   findings::Report report = binary::run_audit(a.paths, options, classifier);
   return finish_report(report, a.report, a.paths);

@@ -13,11 +13,11 @@
 #include "analyzers/binary/audit_runner.h"
 #include "analyzers/binary/symbol_classifier.h"
 #include "analyzers/source/lint_targets.h"
+#include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
-#include "findings/config.h"
 #include "inputs/api_catalog.h"
 #include "inputs/compile_db_reader.h"
 #include "inputs/rules_source.h"
@@ -70,20 +70,6 @@ std::vector<std::string> find_artifacts(const fs::path& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
-}
-
-std::optional<TorchVersion> audit_target(const CheckArgs& a, const inputs::ApiCatalog& catalog) {
-  std::string text = a.target_version, origin = "--target-version";
-  if (text.empty()) {
-    findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
-                                                       : findings::Config::load_file(a.report.config);
-    if (!config.target_version) return std::nullopt;
-    text = *config.target_version;
-    origin = config.source + ": target-version";
-  }
-  TargetVersionReading r = read_target_version(text, catalog.latest());
-  if (!r.error.empty()) throw InputError(origin, r.error);
-  return r.version;
 }
 
 void append(findings::Report& into, findings::Report&& from) {
@@ -160,7 +146,7 @@ int run(const CheckArgs& a) {
     artifacts.erase(std::unique(artifacts.begin(), artifacts.end()), artifacts.end());
     const auto& catalog = inputs::ApiCatalog::current();
     binary::AuditOptions options;
-    options.target = audit_target(a, catalog);
+    options.target = audit_target_version(a.target_version, a.report.config, a.paths, catalog);
     auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
     findings::Report audit = binary::run_audit(artifacts, options, classifier);
     analysed += audit.subjects.size();

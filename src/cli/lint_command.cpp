@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
+#include "cli/source_inputs.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
@@ -103,33 +104,21 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
 namespace {
 
 struct LintArgs {
-  std::string build_dir;
-  std::vector<std::string> positionals;  // FILE... then, after `--`, the compiler arguments
-  size_t split = SIZE_MAX;               // index in positionals where `--` was
-  size_t seen = 0;
-  std::string dashdash_marker;
+  SourceInputs sources;
   LintOptionsArgs lint;
   ReportOptions report;
 };
 
 int run(LintArgs& a, CLI::App& cmd) {
   validate_report_options(a.report);
-  for (const auto& extra : cmd.remaining())
-    if (extra != "--") throw InputError(extra, "unknown option for lint (compiler flags go after --)");
-  source::LintRequest req;
-  req.build_dir = a.build_dir;
-  req.cwd = fs::current_path().string();
-  const size_t split = std::min(a.split, a.positionals.size());
-  req.files.assign(a.positionals.begin(), a.positionals.begin() + long(split));
-  if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
+  reject_unknown_options(cmd, "lint");
+  const source::LintRequest req = a.sources.request();
   LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
   if (a.report.verbose)
     std::cerr << "torchabi: note: " << out.analysed << " translation units analysed, " << out.from_cache
               << " of them from the cache\n";
-  std::vector<std::string> inputs = req.files;
-  if (inputs.empty()) inputs.push_back(a.build_dir.empty() ? req.cwd : a.build_dir);
-  return finish_report(out.report, a.report, inputs);
+  return finish_report(out.report, a.report, a.sources.report_inputs(req));
 }
 
 }  // namespace
@@ -138,36 +127,13 @@ void add_lint_command(CLI::App& app, Dispatch& d) {
   auto* cmd = app.add_subcommand(
       "lint", "Check C++/CUDA sources against the LibTorch stable ABI (libclang; compile_commands.json or flags after --)");
   auto args = std::make_shared<LintArgs>();
-  cmd->add_option("-p,--build-dir", args->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb)");
-  // Everything after `--` reaches the positional list too; a validator,
-  // which CLI11 runs as each positional is read, records where `--` was.
-  cmd->allow_extras();
-  cmd->validate_positionals();
-  CLI::App* raw = cmd;
-  cmd->add_option("FILE", args->positionals, "Sources or headers to lint (default: every file of the compile database)")
-      ->check(CLI::Validator(
-          [args, raw](std::string&) {
-            if (args->split == SIZE_MAX) {
-              auto rem = raw->remaining();
-              if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->seen;
-            }
-            ++args->seen;
-            return std::string();
-          },
-          ""))
-      ->allow_extra_args();
-  // Keeps a positional slot open so that `--` after FILEs is seen by lint
-  // (the arguments themselves arrive in FILE's list, after the split).
-  cmd->add_option("COMPILER_ARGS", args->dashdash_marker, "Compiler arguments for the FILEs, after --");
+  add_source_inputs(*cmd, std::shared_ptr<SourceInputs>(args, &args->sources),
+                    "Sources or headers to lint (default: every file of the compile database)");
   add_lint_options(*cmd, args->lint);
   add_report_options(*cmd, args->report);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {
-    // `--` with no positional after it never reached the validator.
-    if (args->split == SIZE_MAX) {
-      auto rem = cmd->remaining();
-      if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->positionals.size();
-    }
+    args->sources.finish_parse(*cmd);
     d.run = [args, cmd] { return run(*args, *cmd); };
   });
 }

@@ -23,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
+#include "cli/source_inputs.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
@@ -37,11 +38,7 @@ using namespace torchabi::migration;
 namespace {
 
 struct MigrateArgs {
-  std::string build_dir;
-  std::vector<std::string> positionals;  // FILE... then, after `--`, the compiler arguments
-  size_t split = SIZE_MAX;               // index in positionals where `--` was
-  size_t seen = 0;
-  std::string dashdash_marker;
+  SourceInputs sources;
   std::string format = "md";
   std::string output;
   bool fix = false;
@@ -51,8 +48,7 @@ struct MigrateArgs {
 };
 
 void validate(const MigrateArgs& a, CLI::App& cmd) {
-  for (const auto& extra : cmd.remaining())
-    if (extra != "--") throw InputError(extra, "unknown option for migrate (compiler flags go after --)");
+  reject_unknown_options(cmd, "migrate");
   if (!reporters::parse_plan_format(a.format))
     throw InputError("--format", "unknown format '" + a.format + "' (md, html, json)");
   if (a.dry_run && !a.fix) throw InputError("--dry-run", "only makes sense with --fix");
@@ -114,12 +110,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   const MigrationRewrites rewrites = MigrationRewrites::load(rules);
   const source::Replacements replacements = source::Replacements::load(rules);
 
-  source::LintRequest req;
-  req.build_dir = a.build_dir;
-  req.cwd = fs::current_path().string();
-  const size_t split = std::min(a.split, a.positionals.size());
-  req.files.assign(a.positionals.begin(), a.positionals.begin() + long(split));
-  if (a.split != SIZE_MAX) req.flags = std::vector<std::string>(a.positionals.begin() + long(split), a.positionals.end());
+  const source::LintRequest req = a.sources.request();
 
   // The checks migrate adds to lint: inactive #if ranges (so --fix can prove
   // it never edits them), the TORCH_BOX rewrite of registrations and the
@@ -166,8 +157,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   }
 
   PlanInputs in;
-  in.inputs = req.files;
-  if (in.inputs.empty()) in.inputs.push_back(a.build_dir.empty() ? req.cwd : a.build_dir);
+  in.inputs = a.sources.report_inputs(req);
   in.uses = std::move(uses);
   in.files_analysed = includes.size();
   in.includes = std::move(includes);
@@ -189,24 +179,8 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
   auto* cmd = app.add_subcommand(
       "migrate", "Plan the port to the LibTorch stable ABI (md, html, json); --fix applies the mechanical rewrites");
   auto args = std::make_shared<MigrateArgs>();
-  cmd->add_option("-p,--build-dir", args->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb)");
-  cmd->allow_extras();
-  cmd->validate_positionals();
-  CLI::App* raw = cmd;
-  // As in lint: a validator, run as each positional is read, records where `--` was.
-  cmd->add_option("FILE", args->positionals, "Sources or headers to migrate (default: every file of the compile database)")
-      ->check(CLI::Validator(
-          [args, raw](std::string&) {
-            if (args->split == SIZE_MAX) {
-              auto rem = raw->remaining();
-              if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->seen;
-            }
-            ++args->seen;
-            return std::string();
-          },
-          ""))
-      ->allow_extra_args();
-  cmd->add_option("__compiler_args_marker", args->dashdash_marker)->group("");
+  add_source_inputs(*cmd, std::shared_ptr<SourceInputs>(args, &args->sources),
+                    "Sources or headers to migrate (default: every file of the compile database)");
   cmd->add_option("--format", args->format, "Plan format: md (a pull-request comment, default), html, json")->group("Plan");
   cmd->add_option("-o,--output", args->output, "Write the plan (or the --dry-run diff) to FILE, atomically")->group("Plan");
   cmd->add_flag("--fix", args->fix, "Apply the mechanical rewrites in place (each file replaced atomically)")->group("Fix");
@@ -216,10 +190,7 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
   add_lint_options(*cmd, args->lint);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {
-    if (args->split == SIZE_MAX) {
-      auto rem = cmd->remaining();
-      if (std::find(rem.begin(), rem.end(), "--") != rem.end()) args->split = args->positionals.size();
-    }
+    args->sources.finish_parse(*cmd);
     d.run = [args, cmd] { return run(*args, *cmd); };
   });
 }
