@@ -11,14 +11,20 @@ namespace {
 
 std::string built_stable_lib() { return build_dir() + "/fixtures/stable_ext/libstable_ext.so"; }
 
-// A source tree whose build/ holds a compile database and a built library.
-std::string source_tree_with_build() {
+// A source tree whose build/ holds a compile database for the stable fixture.
+std::string source_tree() {
   const std::string tree = make_temp_dir();
   const std::string ops = fixture("stable_ext/csrc/ops.cpp");
   std::filesystem::create_directories(tree + "/build");
   std::ofstream(tree + "/build/compile_commands.json")
       << "[{\"directory\": \"" << tree << "/build\", \"command\": \"c++ -std=c++17 -I" << stand_ins()
       << " -DTORCH_TARGET_VERSION=0x020a000000000000 -c " << ops << "\", \"file\": \"" << ops << "\"}]";
+  return tree;
+}
+
+// ... and the library built from it.
+std::string source_tree_with_build() {
+  const std::string tree = source_tree();
   std::filesystem::copy_file(built_stable_lib(), tree + "/build/libstable_ext.so");
   return tree;
 }
@@ -53,15 +59,9 @@ TEST(Check, SourceFileIsLinted) {
   EXPECT_EQ(findings_of(r.json(), "source-shim-declaration-mismatch").size(), 2u);
 }
 
-// A source tree whose build/ holds a compile database for the stable
-// fixture, plus a ".so" that is not an ELF file.
+// The source tree plus a ".so" that is not an ELF file.
 std::string source_tree_with_broken_library() {
-  const std::string tree = make_temp_dir();
-  const std::string ops = fixture("stable_ext/csrc/ops.cpp");
-  std::filesystem::create_directories(tree + "/build");
-  std::ofstream(tree + "/build/compile_commands.json")
-      << "[{\"directory\": \"" << tree << "/build\", \"command\": \"c++ -std=c++17 -I" << stand_ins()
-      << " -DTORCH_TARGET_VERSION=0x020a000000000000 -c " << ops << "\", \"file\": \"" << ops << "\"}]";
+  const std::string tree = source_tree();
   std::ofstream(tree + "/build/libbroken.so") << "not an ELF file";
   return tree;
 }

@@ -307,6 +307,17 @@ void expect_fix_removes_what_the_plan_counts(const std::string& fixture, const s
 
 }  // namespace
 
+namespace {
+
+// The plan's per-API entries, keyed by the legacy API's name.
+std::map<std::string, nlohmann::json> apis_by_name(const nlohmann::json& plan) {
+  std::map<std::string, nlohmann::json> apis;
+  for (const auto& a : plan["apis"]) apis[a["api"]] = a;
+  return apis;
+}
+
+}  // namespace
+
 TEST(MigrateFix, DefWithKernelDefaultedArgumentsAndTypedDataPointers) {
   REQUIRE_LIBTORCH();
   const std::string dir = copy_fixtures({"def_with_kernel"});
@@ -314,8 +325,7 @@ TEST(MigrateFix, DefWithKernelDefaultedArgumentsAndTypedDataPointers) {
   auto plan = migrate(dir, {"--format", "json"}, {file});
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   const auto j = plan.json();
-  std::map<std::string, nlohmann::json> apis;
-  for (const auto& a : j["apis"]) apis[a["api"]] = a;
+  std::map<std::string, nlohmann::json> apis = apis_by_name(j);
   ASSERT_TRUE(apis.count("at::Tensor::contiguous") && apis.count("at::TensorBase::data_ptr") &&
               apis.count("torch::Library::def"));
   EXPECT_EQ(apis["at::Tensor::contiguous"]["counts"]["fixable_unsafe"], 1);
@@ -354,8 +364,7 @@ TEST(MigrateFix, DefWithALambdaKernelNeedsAPersonAndKeepsItsBlock) {
   auto plan = migrate(dir, {"--format", "json"}, {file});
   ASSERT_EQ(plan.exit_code, 0) << plan.err;
   const auto j = plan.json();
-  std::map<std::string, nlohmann::json> apis;
-  for (const auto& a : j["apis"]) apis[a["api"]] = a;
+  std::map<std::string, nlohmann::json> apis = apis_by_name(j);
   ASSERT_TRUE(apis.count("torch::Library::def") && apis.count("TORCH_LIBRARY_FRAGMENT"));
   EXPECT_EQ(apis["torch::Library::def"]["counts"]["manual"], 1);
   EXPECT_EQ(apis["TORCH_LIBRARY_FRAGMENT"]["counts"]["manual"], 1);

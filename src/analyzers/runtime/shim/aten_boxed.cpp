@@ -1,7 +1,8 @@
 // The boxed entry of each reference ATen op: decoded arguments in, returns
 // out, in the order of the op's schema (rules/runtime/aten_ops.tsv). The
-// binding is by qualified name; a schema row without a binding here is
-// reported as not implemented when called.
+// binding is by qualified name; calling a schema row without a binding here
+// records a runtime-unimplemented-shim finding (the call fails as it would
+// on a release without the op).
 #include <map>
 #include <stdexcept>
 
