@@ -18,6 +18,7 @@ namespace {
 struct AuditArgs {
   std::vector<std::string> paths;
   std::string target_version;
+  std::vector<std::string> torch;
   ReportOptions report;
 };
 
@@ -26,6 +27,7 @@ int run(const AuditArgs& a) {
   const auto& catalog = inputs::ApiCatalog::current();
   binary::AuditOptions options;
   options.target = audit_target_version(a.target_version, a.report.config, a.paths, catalog);
+  options.torch_paths = a.torch;
   auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
   findings::Report report = binary::run_audit(a.paths, options, classifier);
   return finish_report(report, a.report, a.paths);
@@ -41,6 +43,10 @@ void add_audit_command(CLI::App& app, Dispatch& d) {
       ->required();
   cmd->add_option("--target-version", args->target_version,
                   "Oldest PyTorch release the extension must load on: 2.10, 2.10.0 or 0x020a000000000000");
+  cmd->add_option("--torch", args->torch,
+                  "A PyTorch install to resolve every library against (repeatable): site-packages/torch, a "
+                  "libtorch directory, a torch wheel, or a directory holding libtorch_cpu.so")
+      ->allow_extra_args(false);  // one install per option: a PATH after it stays a PATH
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }

@@ -6,6 +6,7 @@
 
 #include "analyzers/schema/registrations/lint_integration.h"
 #include "analyzers/source/auto_import.h"
+#include "analyzers/source/configurations.h"
 #include "analyzers/source/lint_engine.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/result_cache.h"
@@ -42,6 +43,11 @@ void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
   cmd.add_flag("--no-torch-import", a.no_torch_import,
                "Use only torchabi's rules for API versions, not the stable headers found in the flags")
       ->group("Lint");
+  cmd.add_option("--also-define", a.also_define,
+                 "Lint every file once more with -DNAME[=VALUE] (repeat for more configurations) and merge the "
+                 "findings: the #if branches NAME enables are checked with the AST")
+      ->allow_extra_args(false)
+      ->group("Lint");
 }
 
 std::string lint_cache_dir(const LintOptionsArgs& a, const std::string& build_dir) {
@@ -77,11 +83,19 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
   if (registrations) schema::register_registration_extraction();
   source::LintRun run = source::run_lint(targets.tus, env, options);
+  for (const auto& define : a.also_define) {
+    source::LintRun extra = source::run_lint(source::with_define(targets.tus, define), env, options);
+    source::merge_configuration(run.report, std::move(extra.report), "-D" + define);
+  }
+  source::drop_inactive_duplicates(run.report);
   out.report = std::move(run.report);
   for (auto& w : run.warnings) out.warnings.push_back(std::move(w));
   out.from_cache = run.from_cache;
   out.analysed = run.analysed;
-  if (registrations) schema::add_registration_checks(out.report, options.project_roots);
+  // Cross-file registration checks conclude from what is absent: only a run
+  // over the whole compile database sees the whole project.
+  const bool whole_project = request.files.empty() && !targets.compile_db.empty();
+  if (registrations) schema::add_registration_checks(out.report, options.project_roots, whole_project);
   if (fold_same_method) source::fold_same_method_calls(out.report, env.replacements);
 
   if (out.analysed == 0) {

@@ -18,6 +18,7 @@ struct LintOptionsArgs {
   bool no_cache = false;
   std::string torch_include;
   bool no_torch_import = false;
+  std::vector<std::string> also_define;  // --also-define NAME[=VALUE]: extra configurations
 };
 
 void add_lint_options(CLI::App& cmd, LintOptionsArgs& args);

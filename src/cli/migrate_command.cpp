@@ -13,6 +13,7 @@
 #include "analyzers/migration/migration_rewrites.h"
 #include "analyzers/migration/fix_session.h"
 #include "analyzers/migration/inactive_regions.h"
+#include "analyzers/migration/inactive_uses.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
@@ -134,6 +135,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   if (roots.empty()) roots = targets.default_roots;
   IncludeGraph includes = project_includes(targets, roots, uses);
   settle_includes(uses, includes);
+  // Code of other configurations: manual, and after settle_includes, which must not count it.
+  for (auto& u : uses_in_inactive_branches(out.report, replacements)) uses.push_back(std::move(u));
 
   if (a.fix) {
     FixSessionInputs in;

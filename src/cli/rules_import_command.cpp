@@ -1,12 +1,15 @@
 // `torchabi rules import --torch-include DIR -o OUT`: a rules directory whose
 // stable API facts come from an installed torch's own headers, for
-// `torchabi --rules-dir OUT ...`. Registered under the `rules` command.
+// `torchabi --rules-dir OUT ...`. `--cxx-table FILE` also writes the C++ API
+// table as the headers alone date it (scripts/build-cxx-rules.sh ships it as
+// rules/api/stable_cxx_apis.tsv). Registered under the `rules` command.
 #include <iostream>
 #include <memory>
 
 #include "analyzers/source/lint_env.h"
 #include "analyzers/source/rules_import.h"
 #include "cli/commands.h"
+#include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
@@ -18,14 +21,24 @@ namespace {
 struct ImportArgs {
   std::string torch_include;
   std::string output;
+  std::string cxx_table;
 };
 
 int run(const ImportArgs& a) {
+  if (a.output.empty() && a.cxx_table.empty())
+    throw InputError("rules import", "nothing to write: give -o DIR (a rules directory) and/or --cxx-table FILE");
   const auto& src = inputs::RulesSource::current();
   const auto& catalog = inputs::ApiCatalog::current();
   auto classifier = source::HeaderClassifier::load(src);
   source::ImportedApis apis = source::import_stable_headers(a.torch_include, classifier, catalog.baseline());
-  source::write_imported_rules(a.output, apis, src, catalog);
+  if (!a.output.empty()) source::write_imported_rules(a.output, apis, src, catalog);
+  if (!a.cxx_table.empty()) {
+    try {
+      write_file_atomically(a.cxx_table, source::imported_cxx_tsv(apis));
+    } catch (const std::exception& e) {
+      throw InputError(a.cxx_table, std::string("cannot write the C++ API table: ") + e.what());
+    }
+  }
   size_t newer = 0;
   for (const auto& f : apis.c_functions) newer += f.api.baseline ? 0 : 1;
   for (const auto& x : apis.cxx) newer += x.baseline ? 0 : 1;
@@ -33,10 +46,17 @@ int run(const ImportArgs& a) {
             << " stable C++ APIs and macros (" << newer << " introduced after " << catalog.baseline().str() << ") from "
             << apis.headers.size() << " headers in " << apis.include_dir;
   if (apis.torch_version) std::cout << " (torch " << apis.torch_version->str() << ")";
-  std::cout << "\nwrote " << a.output << "; use it with: torchabi --rules-dir " << a.output << " lint ...\n";
+  if (!apis.targets_parsed.empty()) {
+    std::cout << "; also parsed at TORCH_TARGET_VERSION";
+    for (const auto& t : apis.targets_parsed) std::cout << " " << t.str();
+    std::cout << " for declarations only older targets see";
+  }
+  std::cout << "\n";
+  if (!a.output.empty()) std::cout << "wrote " << a.output << "; use it with: torchabi --rules-dir " << a.output << " lint ...\n";
+  if (!a.cxx_table.empty()) std::cout << "wrote " << a.cxx_table << "\n";
   if (apis.parse_errors > 0)
     std::cerr << "torchabi: note: " << apis.parse_errors
-              << " parse errors in the stable headers (missing optional dependencies such as Python.h); declarations "
+              << " parse errors in the stable headers (missing optional dependencies such as cuda.h); declarations "
                  "clang could read were imported\n";
   return 0;
 }
@@ -49,7 +69,9 @@ void add_rules_import_command(CLI::App& app, Dispatch& d) {
   auto args = std::make_shared<ImportArgs>();
   cmd->add_option("--torch-include", args->torch_include, "torch's include directory (holding torch/csrc/stable/)")
       ->required();
-  cmd->add_option("-o,--output", args->output, "Rules directory to write (for --rules-dir)")->required();
+  cmd->add_option("-o,--output", args->output, "Rules directory to write (for --rules-dir)");
+  cmd->add_option("--cxx-table", args->cxx_table,
+                  "Also write the C++ API table as the headers alone date it (stable_cxx_apis.tsv format)");
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }
 

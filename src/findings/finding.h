@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/version.h"
+#include "findings/torch_load.h"
 
 namespace torchabi::findings {
 
@@ -70,6 +71,7 @@ struct Subject {
   std::string loads_on;               // human summary: ">= 2.10", "only the release it was built with"
   std::vector<std::string> floor_set_by;  // what sets the floor (symbols, APIs)
   std::vector<std::pair<std::string, std::string>> facts;  // ordered extra facts for reports
+  std::vector<TorchLoad> torch;  // audit --torch: whether it loads on each install, in --torch order
 };
 
 // An input that could not be analysed at all (exit code 2).
@@ -84,6 +86,7 @@ struct Report {
   std::vector<Subject> subjects;
   std::vector<Finding> findings;
   std::vector<InputFailure> failures;
+  std::vector<TorchInstallInfo> torches;  // audit --torch: the installs, in the order given
   size_t suppressed = 0;  // by config/inline suppressions
   size_t baselined = 0;   // accepted by --baseline
 

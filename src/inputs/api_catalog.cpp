@@ -77,7 +77,12 @@ ApiCatalog ApiCatalog::load(const RulesSource& src) {
     std::vector<std::string> cols;
     std::istringstream ls(line);
     for (std::string col; std::getline(ls, col, '\t');) cols.push_back(col);
-    if (cols.size() != 6) throw InputError(tsv + ":" + std::to_string(lineno), "expected 6 tab-separated columns");
+    // 9 columns; the first 6 alone (name .. prototype) are still read, so rules
+    // written before the provider columns existed load as "provider unknown".
+    if (cols.size() != 6 && cols.size() != 9)
+      throw InputError(tsv + ":" + std::to_string(lineno),
+                       "expected 9 tab-separated columns (name, since, kind, dlopen_export, header, prototype, "
+                       "backend, library, build_condition)");
     CFunction f;
     f.name = cols[0];
     if (cols[1].starts_with("<=")) {
@@ -90,6 +95,11 @@ ApiCatalog ApiCatalog::load(const RulesSource& src) {
     f.dlopen_export = cols[3] == "yes";
     f.header = cols[4];
     f.prototype = cols[5];
+    if (cols.size() == 9) {
+      f.backend = cols[6];
+      f.library = cols[7];
+      f.build_condition = cols[8];
+    }
     cat.by_name_.emplace(f.name, cat.functions_.size());
     cat.functions_.push_back(std::move(f));
   }

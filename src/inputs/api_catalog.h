@@ -22,7 +22,13 @@ struct CFunction {
   bool is_type = false;     // a handle/typedef name rather than an entry point
   bool dlopen_export = false;
   std::string header;       // "-" when unknown
-  std::string prototype;    // "-" when unknown
+  std::string prototype;    // "-" when unknown; for a type its declaration ("struct X", "using X = T")
+  // Who provides it (all "-" when unknown or header-only C++): the shim's
+  // backend (common, aten, cpu, cuda, mps, xpu), the libtorch library that
+  // defines it, and the build options it needs ("USE_CUDA", "AT_MKLDNN_ENABLED()").
+  std::string backend = "-";
+  std::string library = "-";
+  std::string build_condition = "-";
 
   // "2.12" or "<=2.9"
   std::string since_label() const;

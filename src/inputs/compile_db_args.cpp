@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/input_error.h"
+#include "inputs/cuda_installation.h"
 
 namespace torchabi::inputs {
 
@@ -169,12 +170,25 @@ private:
   std::string dir_;
 };
 
-void add_cuda_mode(ClangArgs& out) {
+void add_cuda_mode(ClangArgs& out, const std::string& compiler) {
   if (out.language != "cuda") return;
   out.args.insert(out.args.begin(), {"-x", "cuda", "--cuda-host-only"});
   out.args.push_back("-Wno-unknown-cuda-version");
-  if (find_cuda_sdk(out.args)) return;
+  CudaSearch search = find_cuda_installation(out.args, compiler);
+  if (search.found) {
+    std::vector<std::string> extra = cuda_parse_args(*search.found, out.args);
+    const bool overlay_missing =
+        !search.found->stand_ins.empty() && std::find(extra.begin(), extra.end(), "-idirafter") == extra.end();
+    if (!overlay_missing) {
+      out.args.insert(out.args.end(), extra.begin(), extra.end());
+      out.cuda = search.summary();
+      return;
+    }
+    search.rejected.push_back(search.found->root + ": needs stand-ins for headers it lacks, and no directory for them could be created");
+    search.found.reset();
+  }
   out.cuda_without_sdk = true;
+  out.cuda = search.summary();
   // Without CUDA's headers clang does not know the CUDA keywords; give them
   // their clang attribute meaning so host code still parses.
   for (const char* d : {"-nocudainc", "-nocudalib", "-D__global__=__attribute__((global))",
@@ -185,11 +199,11 @@ void add_cuda_mode(ClangArgs& out) {
     out.args.push_back(d);
 }
 
-void finish(ClangArgs& out) {
+void finish(ClangArgs& out, const std::string& compiler = {}) {
   if (out.language.empty()) out.language = language_for(out.file);
   if (out.language == "c++-header" && out.file.ends_with(".cuh")) out.language = "cuda";
   if (out.language == "cuda") {
-    add_cuda_mode(out);
+    add_cuda_mode(out, compiler);
   } else {
     out.args.insert(out.args.begin(), {"-x", out.language});
   }
@@ -202,28 +216,9 @@ void finish(ClangArgs& out) {
 
 }  // namespace
 
-// clang 19's CUDA wrapper headers include these; CUDA 13 removed the second,
-// so such an installation cannot be used by this clang.
-static bool usable_cuda(const fs::path& root) {
-  std::error_code ec;
-  return fs::exists(root / "include" / "cuda_runtime.h", ec) &&
-         fs::exists(root / "include" / "texture_fetch_functions.h", ec);
-}
-
 std::optional<std::string> find_cuda_sdk(const std::vector<std::string>& args) {
-  std::vector<std::string> candidates;
-  // An explicit --cuda-path is the only candidate clang would use.
-  for (const auto& a : args)
-    if (a.starts_with("--cuda-path=")) {
-      std::string p = a.substr(12);
-      if (usable_cuda(p)) return p;
-      return std::nullopt;
-    }
-  for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(env); v && *v) candidates.push_back(v);
-  candidates.push_back("/usr/local/cuda");
-  for (const auto& c : candidates)
-    if (usable_cuda(c)) return c;
+  CudaSearch search = find_cuda_installation(args);
+  if (search.found) return search.found->root;
   return std::nullopt;
 }
 
@@ -250,8 +245,9 @@ ClangArgs translate_compile_command(const CompileCommand& cmd) {
   out.file = cmd.file;
   out.directory = cmd.directory;
   Translator t(out, cmd.directory);
-  t.host_flags(cmd.arguments, 1, cmd.file, is_nvcc(cmd.arguments[0]));
-  finish(out);
+  const bool nvcc = is_nvcc(cmd.arguments[0]);
+  t.host_flags(cmd.arguments, 1, cmd.file, nvcc);
+  finish(out, nvcc ? cmd.arguments[0] : std::string());
   return out;
 }
 

@@ -2,8 +2,9 @@
 // into arguments for libclang: the same include paths, macros and language
 // standard, without the flags that only matter for code generation or that
 // clang does not know (nvcc's -gencode, -Xcompiler, ...). `.cu` files are
-// parsed host-side in clang's CUDA mode; without a CUDA installation the CUDA
-// keywords are defined away so the parse degrades instead of failing.
+// parsed host-side in clang's CUDA mode with the CUDA installation that
+// cuda_installation.h finds; without one the CUDA keywords are defined away so
+// the parse degrades instead of failing.
 #pragma once
 
 #include <optional>
@@ -29,6 +30,7 @@ struct ClangArgs {
   std::vector<MacroFlag> macros;          // -D/-U in command-line order
   std::vector<std::string> dropped;       // flags left out because clang would not accept them
   bool cuda_without_sdk = false;          // .cu parsed without CUDA headers
+  std::string cuda;                       // .cu: the CUDA installation used, or why none (cuda_installation.h)
 
   // Only -I/-D/-U/-std/-include and friends: the retry when clang rejects the full set.
   std::vector<std::string> minimal_args() const;

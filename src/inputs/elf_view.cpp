@@ -150,7 +150,7 @@ void ElfView::read_sections() {
   struct Table {
     Elf_Scn* scn = nullptr;
     Elf64_Shdr shdr{};
-  } dynsym, dynamic, versym;
+  } dynsym, dynamic, versym, verdef, verneed;
 
   auto section_data = [&](Elf_Scn* scn, const Elf64_Shdr* sh, const char* what) -> Elf_Data* {
     if (sh->sh_type != SHT_NOBITS && (sh->sh_offset > bytes_.size() || bytes_.size() - sh->sh_offset < sh->sh_size))
@@ -173,7 +173,8 @@ void ElfView::read_sections() {
   for (Elf_Scn* scn = elf_nextscn(elf_, nullptr); scn; scn = elf_nextscn(elf_, scn)) {
     const Elf64_Shdr sh = header_of(scn);
     Table* t = sh.sh_type == SHT_DYNSYM ? &dynsym : sh.sh_type == SHT_DYNAMIC ? &dynamic
-             : sh.sh_type == SHT_GNU_versym ? &versym : nullptr;
+             : sh.sh_type == SHT_GNU_versym ? &versym : sh.sh_type == SHT_GNU_verdef ? &verdef
+             : sh.sh_type == SHT_GNU_verneed ? &verneed : nullptr;
     if (!t) continue;
     if (t->scn) fail("corrupt ELF: more than one section of type " + std::to_string(sh.sh_type));
     *t = {scn, sh};
@@ -202,6 +203,101 @@ void ElfView::read_sections() {
     linked_strtab(&dynamic.shdr, ".dynamic", &strtab, &strsize);
     read_dynamic(dd->d_buf, dd->d_size, strtab, strsize);
   }
+  // Version tables: sh_info holds the entry count, sh_link the string table.
+  auto read_versions = [&](Table& t, const char* what, auto reader) {
+    if (!t.scn) return;
+    Elf_Data* d = section_data(t.scn, &t.shdr, what);
+    const char* strtab = nullptr;
+    size_t strsize = 0;
+    linked_strtab(&t.shdr, what, &strtab, &strsize);
+    (this->*reader)(static_cast<const std::byte*>(d->d_buf), d->d_size, t.shdr.sh_info, strtab, strsize);
+  };
+  read_versions(verdef, ".gnu.version_d", &ElfView::read_verdef);
+  read_versions(verneed, ".gnu.version_r", &ElfView::read_verneed);
+}
+
+namespace {
+
+// Reads a T at `offset` of a table of `size` bytes, or returns false when it
+// does not fit (offset + sizeof(T) may not fit in 64 bits on a damaged file).
+template <class T>
+bool read_entry(const std::byte* data, size_t size, uint64_t offset, T* out) {
+  if (offset > size || size - offset < sizeof(T)) return false;
+  std::memcpy(out, data + offset, sizeof(T));
+  return true;
+}
+
+// The offset of the next entry: `base + delta`, or false on overflow.
+bool advance(uint64_t base, uint64_t delta, uint64_t* out) { return !__builtin_add_overflow(base, delta, out); }
+
+}  // namespace
+
+void ElfView::set_version(uint16_t index, const SymbolVersion& v) {
+  index &= 0x7fff;
+  if (index <= VER_NDX_GLOBAL) return;  // 0 and 1 are reserved: local, global
+  if (versions_.size() <= index) versions_.resize(size_t(index) + 1);
+  versions_[index] = v;
+}
+
+// Every entry advances by a non-zero vd_next, so the walk ends within `size`
+// bytes whatever sh_info claims.
+void ElfView::read_verdef(const std::byte* data, size_t size, size_t count, const char* strtab, size_t strsize) {
+  has_verdef_ = true;
+  uint64_t off = 0;
+  for (size_t n = 0; n < count; ++n) {
+    Elf64_Verdef vd;
+    if (!read_entry(data, size, off, &vd)) fail("corrupt ELF: .gnu.version_d entry " + std::to_string(n) + " lies outside the section");
+    if (vd.vd_version != VER_DEF_CURRENT)
+      fail("corrupt ELF: .gnu.version_d entry " + std::to_string(n) + " has version " + std::to_string(vd.vd_version));
+    SymbolVersion v;
+    v.base = (vd.vd_flags & VER_FLG_BASE) != 0;
+    v.weak = (vd.vd_flags & VER_FLG_WEAK) != 0;
+    if (vd.vd_cnt > 0) {
+      Elf64_Verdaux aux;
+      uint64_t aux_off = 0;
+      if (!advance(off, vd.vd_aux, &aux_off) || !read_entry(data, size, aux_off, &aux))
+        fail("corrupt ELF: .gnu.version_d entry " + std::to_string(n) + " names a version outside the section");
+      v.name = string_at(strtab, strsize, aux.vda_name, "a version definition");
+    }
+    set_version(vd.vd_ndx, v);
+    if (!v.base && !v.name.empty()) version_defs_.push_back(v.name);
+    if (vd.vd_next == 0) break;
+    if (!advance(off, vd.vd_next, &off)) fail("corrupt ELF: .gnu.version_d entry " + std::to_string(n) + " links past the section");
+  }
+}
+
+void ElfView::read_verneed(const std::byte* data, size_t size, size_t count, const char* strtab, size_t strsize) {
+  uint64_t off = 0;
+  for (size_t n = 0; n < count; ++n) {
+    Elf64_Verneed vn;
+    if (!read_entry(data, size, off, &vn)) fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " lies outside the section");
+    if (vn.vn_version != VER_NEED_CURRENT)
+      fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " has version " + std::to_string(vn.vn_version));
+    const std::string_view file = string_at(strtab, strsize, vn.vn_file, "a version requirement's file");
+    uint64_t aux_off = 0;
+    if (!advance(off, vn.vn_aux, &aux_off)) fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " links past the section");
+    for (size_t k = 0; k < vn.vn_cnt; ++k) {
+      Elf64_Vernaux aux;
+      if (!read_entry(data, size, aux_off, &aux))
+        fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " names a version outside the section");
+      SymbolVersion v;
+      v.name = string_at(strtab, strsize, aux.vna_name, "a version requirement");
+      v.file = file;
+      v.weak = (aux.vna_flags & VER_FLG_WEAK) != 0;
+      set_version(aux.vna_other, v);
+      version_needs_.push_back({file, v.name, uint16_t(aux.vna_other & 0x7fff), v.weak});
+      if (aux.vna_next == 0) break;
+      if (!advance(aux_off, aux.vna_next, &aux_off))
+        fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " links past the section");
+    }
+    if (vn.vn_next == 0) break;
+    if (!advance(off, vn.vn_next, &off)) fail("corrupt ELF: .gnu.version_r entry " + std::to_string(n) + " links past the section");
+  }
+}
+
+SymbolVersion ElfView::version(uint16_t index) const {
+  index &= 0x7fff;
+  return index < versions_.size() ? versions_[index] : SymbolVersion{};
 }
 
 void ElfView::read_dynamic(const void* data, size_t size, const char* strtab, size_t strsize) {
@@ -228,6 +324,7 @@ DynSymbol ElfView::symbol(size_t index, bool with_name) const {
     uint16_t v;
     std::memcpy(&v, versym_ + index * sizeof v, sizeof v);
     d.hidden_version = (v & 0x8000) != 0 || (v & 0x7fff) == VER_NDX_LOCAL;
+    d.version = v & 0x7fff;
   }
   return d;
 }

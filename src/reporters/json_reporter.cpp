@@ -5,6 +5,7 @@
 #include "findings/rule_registry.h"
 #include "reporters/json_model.h"
 #include "reporters/reporter.h"
+#include "reporters/torch_matrix.h"
 
 namespace torchabi::reporters {
 
@@ -33,7 +34,17 @@ std::string render_json(const findings::Report& r, const findings::RuleRegistry&
     json facts = json::object();
     for (const auto& [k, v] : s.facts) facts[k] = v;
     o["facts"] = facts;
+    // audit --torch: one entry per install, keyed by the PATH given.
+    if (!r.torches.empty()) {
+      json torch = json::object();
+      for (const auto& l : s.torch) torch[l.torch] = torch_load_json(l);
+      o["torch"] = torch;
+    }
     j["subjects"].push_back(o);
+  }
+  if (!r.torches.empty()) {
+    j["torches"] = json::array();
+    for (const auto& t : r.torches) j["torches"].push_back(torch_install_json(t));
   }
   j["findings"] = json::array();
   size_t counts[3] = {0, 0, 0};

@@ -4,6 +4,7 @@
 
 #include "findings/rule_registry.h"
 #include "reporters/reporter.h"
+#include "reporters/torch_matrix.h"
 
 namespace torchabi::reporters {
 
@@ -27,6 +28,30 @@ std::string render_markdown(const findings::Report& r, const findings::RuleRegis
       for (size_t i = 0; i < s.floor_set_by.size() && i < 3; ++i) by += (i ? ", " : "") + ("`" + s.floor_set_by[i] + "`");
       if (s.floor_set_by.size() > 3) by += " (+" + std::to_string(s.floor_set_by.size() - 3) + ")";
       out += "| `" + cell(s.path) + "` | " + cell(s.verdict) + " | " + cell(s.loads_on) + " | " + by + " |\n";
+    }
+    out += "\n";
+  }
+  // audit --torch: does each library load on each install (measured).
+  if (!r.torches.empty() && !r.subjects.empty()) {
+    const std::vector<std::string> cols = torch_columns(r);
+    out += "| " + std::string(r.subjects[0].kind) + " |";
+    for (const auto& c : cols) out += " " + cell(c) + " |";
+    out += "\n|---|";
+    for (size_t k = 0; k < cols.size(); ++k) out += "---|";
+    out += "\n";
+    for (const auto& s : r.subjects) {
+      out += "| `" + cell(s.path) + "` |";
+      for (const auto& t : r.torches) {
+        const auto* l = torch_entry(s, t.id);
+        out += " " + std::string(!l ? "–" : l->loads ? ":white_check_mark: loads" : ":x: " + cell(torch_cell(*l))) + " |";
+      }
+      out += "\n";
+    }
+    out += "\n";
+    for (size_t k = 0; k < cols.size(); ++k) {
+      const auto& t = r.torches[k];
+      out += "- **" + cell(cols[k]) + "**: `" + cell(t.id) + "` (" + t.kind +
+             (t.version_source.empty() ? "" : ", version from " + cell(t.version_source)) + ")\n";
     }
     out += "\n";
   }

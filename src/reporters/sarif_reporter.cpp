@@ -5,6 +5,7 @@
 
 #include "findings/rule_registry.h"
 #include "reporters/reporter.h"
+#include "reporters/torch_matrix.h"
 
 namespace torchabi::reporters {
 
@@ -68,6 +69,18 @@ std::string render_sarif(const findings::Report& r, const findings::RuleRegistry
   json run = {{"tool", {{"driver", {{"name", "torchabi"}, {"version", TORCHABI_VERSION},
                                     {"rules", rules}}}}},
               {"results", results}};
+  // audit --torch: the whole matrix (a result exists only where a library
+  // does not load; this also records where it does).
+  if (!r.torches.empty()) {
+    json torches = json::array(), libraries = json::array();
+    for (const auto& t : r.torches) torches.push_back(torch_install_json(t));
+    for (const auto& s : r.subjects) {
+      json per = json::object();
+      for (const auto& l : s.torch) per[l.torch] = torch_load_json(l);
+      libraries.push_back({{"path", s.path}, {"kind", s.kind}, {"torch", per}});
+    }
+    run["properties"] = {{"torchabi/torchMatrix", {{"torches", torches}, {"subjects", libraries}}}};
+  }
   if (!r.failures.empty()) {
     json notes = json::array();
     for (const auto& e : r.failures)

@@ -4,6 +4,7 @@
 
 #include "findings/rule_registry.h"
 #include "reporters/reporter.h"
+#include "reporters/torch_matrix.h"
 
 namespace torchabi::reporters {
 
@@ -22,6 +23,10 @@ struct Palette {
     }
     return "";
   }
+  std::string yes_no(bool loads) const {
+    if (!on) return "";
+    return loads ? "\033[32m" : "\033[31m";
+  }
   std::string verdict(const std::string& v) const {
     if (!on) return "";
     if (v == "STABLE") return "\033[1;32m";
@@ -29,6 +34,47 @@ struct Palette {
     return "\033[1m";
   }
 };
+
+// audit --torch: a table of libraries by installs, then what each column is.
+std::string torch_matrix(const findings::Report& r, const Palette& p) {
+  const std::vector<std::string> cols = torch_columns(r);
+  size_t first = 7;  // "library"
+  for (const auto& s : r.subjects) first = std::max(first, s.path.size());
+  std::vector<std::vector<std::string>> cells;
+  std::vector<size_t> width;
+  for (const auto& c : cols) width.push_back(c.size());
+  for (const auto& s : r.subjects) {
+    std::vector<std::string> row;
+    for (size_t k = 0; k < r.torches.size(); ++k) {
+      const auto* l = torch_entry(s, r.torches[k].id);
+      row.push_back(l ? torch_cell(*l) : "-");
+      width[k] = std::max(width[k], row.back().size());
+    }
+    cells.push_back(std::move(row));
+  }
+  auto pad = [](const std::string& t, size_t w) { return t + std::string(w > t.size() ? w - t.size() : 0, ' '); };
+  std::string out = "\n" + p.bold() + "loads on (measured)" + p.reset() + "\n";
+  // The last column is not padded: no trailing blanks.
+  auto width_of = [&](size_t k) { return k + 1 == cols.size() ? 0 : width[k]; };
+  out += "  " + pad("", first);
+  for (size_t k = 0; k < cols.size(); ++k) out += "  " + pad(cols[k], width_of(k));
+  out += "\n";
+  for (size_t i = 0; i < r.subjects.size(); ++i) {
+    out += "  " + pad(r.subjects[i].path, first);
+    for (size_t k = 0; k < cols.size(); ++k) {
+      const std::string& c = cells[i][k];
+      out += "  " + p.yes_no(c == "yes") + pad(c, width_of(k)) + p.reset();
+    }
+    out += "\n";
+  }
+  for (size_t k = 0; k < cols.size(); ++k) {
+    const auto& t = r.torches[k];
+    out += "  " + cols[k] + ": " + t.id + " (" + t.kind;
+    if (!t.version_source.empty()) out += ", version from " + t.version_source;
+    out += ")\n";
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -68,7 +114,15 @@ std::string render_text(const findings::Report& r, const findings::RuleRegistry&
         if (!o.verbose && v.size() > 160) out += "  " + k + ": " + v.substr(0, 157) + "...\n";
         else out += "  " + k + ": " + v + "\n";
       }
+      if (o.verbose)
+        for (const auto& l : s.torch) {
+          std::string against;
+          for (const auto& n : l.resolved_against) against += (against.empty() ? "" : ", ") + n;
+          out += "  resolved on " + l.torch + " against: " + (against.empty() ? "(nothing)" : against) +
+                 (l.assumed_global ? " (links no PyTorch library: the whole install)" : "") + "\n";
+        }
     }
+    if (!r.torches.empty() && !r.subjects.empty()) out += torch_matrix(r, p);
     out += count_summary(r);
     if (!r.subjects.empty()) {
       // "in 3 libraries" when all subjects are of one kind, else "in 4 inputs".

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "lint_fixtures.h"
+#include "real_torch.h"
 
 namespace torchabi::e2e::lint {
 namespace {
@@ -108,10 +109,90 @@ TEST(LintRegistrations, DefAndImplInDifferentFilesOfACompileDatabaseAreMatched) 
   EXPECT_TRUE(findings_of(r.json(), "schema-impl-without-def").empty()) << r.out;
   EXPECT_TRUE(findings_of(r.json(), "schema-def-without-impl").empty()) << r.out;
 
-  // Only kernels.cpp: the impl now has no def anywhere in what was linted.
+  // Only kernels.cpp: the impl now has no def anywhere in what was linted,
+  // but the def may well be in defs.cpp: a note, not an error.
   auto one = lint_json({"-p", build, "--project-root", dir, dir + "/kernels.cpp"});
   ASSERT_NE(one.exit_code, 2) << one.err;
   EXPECT_EQ(findings_of(one.json(), "schema-impl-without-def").size(), 1u) << one.out;
+  EXPECT_EQ(one.exit_code, 0) << one.out;
+}
+
+// The rows of `rule` in a JSON report.
+std::vector<nlohmann::json> rows_of(const nlohmann::json& report, const std::string& rule) {
+  std::vector<nlohmann::json> out;
+  for (const auto& f : report["findings"])
+    if (f["rule"] == rule) out.push_back(f);
+  return out;
+}
+
+TEST(LintRegistrations, CrossFileChecksAreErrorsOnlyWhenTheWholeProjectIsLinted) {
+  // kernels.cpp implements an op no file of the project defines.
+  const std::string dir = schema_fixture("schema-impl-without-def/fires");
+  const std::string build = make_temp_dir();
+  std::ofstream(build + "/compile_commands.json")
+      << "[{\"directory\": \"" << dir << "\", \"command\": \"c++ -std=c++17 -I" << schema_fixture("include")
+      << " -c kernels.cpp\", \"file\": \"kernels.cpp\"}]";
+
+  // One file named on the command line: the def may be in a file not linted.
+  auto single = lint_json({dir + "/kernels.cpp", "--", "-std=c++17", "-I" + schema_fixture("include")});
+  ASSERT_NE(single.exit_code, 2) << single.err;
+  auto notes = rows_of(single.json(), "schema-impl-without-def");
+  ASSERT_EQ(notes.size(), 1u) << single.out;
+  EXPECT_EQ(notes[0]["severity"], "note");
+  EXPECT_NE(notes[0]["notes"].dump().find("lint the whole project with -p BUILD_DIR or check ."), std::string::npos)
+      << notes[0].dump();
+  EXPECT_EQ(single.exit_code, 0) << single.out;
+
+  // The compile database (the whole project): nothing defines it anywhere.
+  auto whole = lint_json({"-p", build, "--project-root", dir});
+  ASSERT_NE(whole.exit_code, 2) << whole.err;
+  auto errors = rows_of(whole.json(), "schema-impl-without-def");
+  ASSERT_EQ(errors.size(), 1u) << whole.out;
+  EXPECT_EQ(errors[0]["severity"], "error");
+  EXPECT_EQ(whole.exit_code, 1) << whole.out;
+
+  // `check DIR` lints the directory's compile database: the whole project too.
+  const std::string tree = make_temp_dir();
+  fs::copy(dir + "/kernels.cpp", tree + "/kernels.cpp");
+  fs::create_directories(tree + "/build");
+  std::ofstream(tree + "/build/compile_commands.json")
+      << "[{\"directory\": \"" << tree << "\", \"command\": \"c++ -std=c++17 -I" << schema_fixture("include")
+      << " -c kernels.cpp\", \"file\": \"kernels.cpp\"}]";
+  auto check = run_torchabi({"check", tree, "--format", "json", "--cache-dir", make_temp_dir()});
+  ASSERT_NE(check.exit_code, 2) << check.err;
+  auto checked = rows_of(check.json(), "schema-impl-without-def");
+  ASSERT_EQ(checked.size(), 1u) << check.out;
+  EXPECT_EQ(checked[0]["severity"], "error");
+}
+
+TEST(LintRegistrations, RulesImportWritesTheShippedKernelTypesFromTheRealHeaders) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  // scripts/build-kernel-types.sh copies this file over rules/schema/kernel_types.yaml.
+  const std::string out = make_temp_dir() + "/rules";
+  auto r = run_torchabi({"rules", "import", "--torch-include", test::real_torch_include(), "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_all(out + "/schema/kernel_types.yaml"), read_all(source_dir() + "/rules/schema/kernel_types.yaml"))
+      << "rules/schema/kernel_types.yaml is stale: run scripts/build-kernel-types.sh";
+}
+
+TEST(LintRegistrations, EveryConvertibleTypeAgainstTheRealHeadersIsClean) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  // fixtures/schema/real-headers/*/clean: TORCH_BOX kernels for every type the
+  // real headers convert; the flags (a TORCH_TARGET_VERSION) are in `real-torch`.
+  for (const char* c : {"every-type", "old-target"}) {
+    const std::string dir = schema_fixture(std::string("real-headers/") + c + "/clean");
+    std::vector<std::string> args = {dir + "/ops.cpp", "--", "-std=c++17", "-I" + test::real_torch_include()};
+    std::ifstream flags(dir + "/real-torch");
+    for (std::string f; flags >> f;) args.push_back(f);
+    auto r = lint_json(args);
+    ASSERT_NE(r.exit_code, 2) << r.err;
+    for (const auto& f : r.json()["findings"]) {
+      const std::string rule = f["rule"];
+      EXPECT_FALSE(rule.starts_with("boxed-") || rule.starts_with("schema-") || rule.starts_with("backend-"))
+          << c << ": " << f.dump();
+    }
+    EXPECT_EQ(r.exit_code, 0) << c << ":\n" << r.out;
+  }
 }
 
 TEST(LintRegistrations, InlineSuppressionsApply) {

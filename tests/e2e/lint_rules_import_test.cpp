@@ -1,11 +1,38 @@
 // `torchabi rules import`: a rules directory from an installed torch's stable
-// headers (here the stand-ins), usable with --rules-dir.
+// headers (the stand-ins, and PyTorch's real ones), usable with --rules-dir;
+// and lint, which imports the torch headers of the compile flags by itself,
+// on the real headers at every TORCH_TARGET_VERSION they serve.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <regex>
+
 #include "lint_fixtures.h"
+#include "real_torch.h"
 
 namespace torchabi::e2e::lint {
 namespace {
+
+// The first integer `#define NAME <int>` / `NAME: "<a>.<b>"` of a file.
+int read_number(const std::string& path, const std::string& pattern) {
+  std::smatch m;
+  const std::string text = read_all(path);
+  return std::regex_search(text, m, std::regex(pattern)) ? std::stoi(m[1].str()) : -1;
+}
+
+// (major, minor) of every release from the rules' baseline to the real headers' own.
+std::vector<std::pair<int, int>> real_targets() {
+  const std::string version_h = ::torchabi::test::real_torch_include() + "/torch/headeronly/version.h";
+  const int major = read_number(version_h, R"(#define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
+  const int minor = read_number(version_h, R"(#define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
+  const std::string releases = source_dir() + "/rules/api/releases.yaml";
+  const int base_major = read_number(releases, R"(baseline:\s*"([0-9]+)\.)");
+  const int base_minor = read_number(releases, R"(baseline:\s*"[0-9]+\.([0-9]+))");
+  std::vector<std::pair<int, int>> out;
+  if (major == base_major)
+    for (int m = base_minor; m <= minor; ++m) out.emplace_back(major, m);
+  return out;
+}
 
 TEST(RulesImport, WritesARulesDirectoryTheToolLoads) {
   const std::string out = make_temp_dir() + "/torch-rules";
@@ -24,6 +51,58 @@ TEST(RulesImport, WritesARulesDirectoryTheToolLoads) {
                             fixture("version-api-after-target/fires.cpp"), "--", "-std=c++17", "-I", stand_ins(),
                             "-DTORCH_TARGET_VERSION=0x020a000000000000"});
   EXPECT_EQ(findings_of(lint.json(), "version-api-after-target").size(), 1u) << lint.out;
+}
+
+// The bug this guards against: the import saw only the headers' newest
+// declarations, dated new_empty 2.10 by name, and lint then reported the 2.9
+// overload that code built for 2.9 resolves to.
+TEST(RulesImport, RealHeadersTwoNineOverloadsAreCleanAtEveryTarget) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const auto targets = real_targets();
+  ASSERT_GE(targets.size(), 2u);
+  const std::string cache = make_temp_dir();  // one import for all targets
+  for (auto [major, minor] : targets) {
+    char target[64];
+    std::snprintf(target, sizeof target, "-DTORCH_TARGET_VERSION=0x%02x%02x000000000000", major, minor);
+    auto r = run_torchabi({"lint", "--format", "json", "--cache-dir", cache,
+                           fixture("version-api-after-target/real_overloads.cpp"), "--", "-std=c++17", "-I",
+                           ::torchabi::test::real_torch_include(), target});
+    ASSERT_NE(r.exit_code, 2) << r.err;
+    auto json = r.json();
+    EXPECT_TRUE(findings_of(json, "version-api-after-target").empty()) << target << "\n" << r.out;
+    EXPECT_TRUE(findings_of(json, "version-target-implausible").empty()) << target << "\n" << r.out;
+  }
+  auto fires = run_torchabi({"lint", "--format", "json", "--cache-dir", cache, fixture("version-api-after-target/real_fires.cpp"),
+                             "--", "-std=c++17", "-I", ::torchabi::test::real_torch_include(),
+                             "-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  EXPECT_EQ(findings_of(fires.json(), "version-api-after-target"),
+            (std::vector<Found>{{fixture("version-api-after-target/real_fires.cpp"), 11, 84, "torch::stable::reshape"}}))
+      << fires.out;
+}
+
+TEST(RulesImport, CxxTableFromTheRealHeaders) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string table = make_temp_dir() + "/cxx.tsv";
+  auto r = run_torchabi({"rules", "import", "--torch-include", ::torchabi::test::real_torch_include(), "--cxx-table", table});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("also parsed at TORCH_TARGET_VERSION"), std::string::npos) << r.out;
+  const std::string t = read_all(table);
+  EXPECT_NE(t.find("\ntorch::stable::Tensor\t"), std::string::npos);
+  // Every row is name, since, kind, header.
+  std::istringstream in(t);
+  size_t rows = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\t'), 3) << line;
+  }
+  EXPECT_GT(rows, 100u);
+}
+
+TEST(RulesImport, NothingToWriteIsOneLineExit2) {
+  auto r = run_torchabi({"rules", "import", "--torch-include", stand_ins()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(RulesImport, DirectoryWithoutStableHeadersIsOneLineExit2) {

@@ -3,7 +3,10 @@
 // torchabi down.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "cli_harness.h"
+#include "real_torch.h"
 
 using torchabi::e2e::build_dir;
 using torchabi::e2e::run_torchabi;
@@ -98,6 +101,23 @@ TEST(RunCli, NonElfInputIsAnInputError) {
   auto r = run_torchabi({"run", cases("good_ops.yaml")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// Linked as real builds link it (-ltorch_cpu -lc10 against Debian's libtorch):
+// DT_NEEDED names the versioned sonames, and torchabi must stand in for them.
+TEST(RunCli, ExtensionLinkedAgainstRealLibtorchLoadsWithoutIt) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string so = ext("linked_to_real_libtorch");
+  ASSERT_TRUE(std::filesystem::exists(so)) << so << " is built when real PyTorch is unpacked at configure time";
+  auto audit = run_torchabi({"audit", so, "--format", "json", "-v"});
+  const std::string needed = audit.json()["subjects"][0]["facts"].value("needed", "");
+  EXPECT_NE(needed.find("libtorch_cpu.so."), std::string::npos) << "a versioned soname: " << needed;
+  auto r = run_torchabi({"run", so, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = r.json();
+  EXPECT_TRUE(j["findings"].empty()) << j["findings"].dump(2);
+  EXPECT_EQ(j["subjects"][0]["verdict"], "PASSED");
+  EXPECT_EQ(j["subjects"][0]["facts"]["calls"], "1 smoke call: 1 passed, 0 failed");
 }
 
 TEST(RunCli, UnknownReleaseIsAnInputError) {

@@ -1,6 +1,7 @@
 // Fuzzes the ELF view and everything the audit does with a library: symbol
-// reading, classification and demangling, the report. Any input must end in
-// a view or one InputError; crashes, leaks and sanitizer reports are bugs.
+// reading, classification and demangling, the report, symbol versions and
+// the export table. Any input must end in a view or one InputError; crashes,
+// leaks and sanitizer reports are bugs.
 // fuzz-links: torchabi_binary
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/elf_view.h"
+#include "inputs/export_table.h"
 #include "inputs/rules_source.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -27,6 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     binary::AuditOptions options;
     options.target = TorchVersion{2, 10, 0};
     binary::report_library(scan, where, options, report);
+    // What audit --torch reads of an install's libraries: versions and exports.
+    for (size_t i = 0; i < elf.symbol_count(); ++i) (void)elf.version(elf.symbol(i, false).version);
+    const inputs::ExportTable exports = inputs::ExportTable::read(elf);
+    for (const auto& e : exports.symbols()) (void)exports.binds(e, "V");
   } catch (const InputError&) {
   }
   return 0;

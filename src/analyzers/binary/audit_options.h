@@ -2,8 +2,14 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/version.h"
+
+namespace torchabi::inputs {
+class TorchInstall;
+}
 
 namespace torchabi::binary {
 
@@ -11,6 +17,11 @@ struct AuditOptions {
   // --target-version / target-version in the config: the oldest release the
   // extension promises to load on.
   std::optional<TorchVersion> target;
+  // --torch PATH...: PyTorch installs every library is resolved against.
+  std::vector<std::string> torch_paths;
+  // The installs opened from torch_paths (run_audit opens them; they are read
+  // lazily, hence not const). Empty: no --torch.
+  std::vector<inputs::TorchInstall*> torches;
 };
 
 }  // namespace torchabi::binary

@@ -3,10 +3,12 @@
 #include "analyzers/binary/audit_inputs.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/library_scan.h"
+#include "analyzers/binary/torch_audit.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
 #include "common/mapped_file.h"
 #include "inputs/elf_view.h"
+#include "inputs/rules_source.h"
 
 namespace torchabi::binary {
 
@@ -19,17 +21,23 @@ void audit_library_file(const std::string& path, SymbolClassifier& classifier, c
   LibraryScan scan = scan_library(elf, classifier);
   findings::Location where;
   where.file = path;
-  report_library(scan, where, options, report);
+  const VersionFloor floor = report_library(scan, where, options, report);
+  audit_on_torches(elf, scan, floor, where, options, classifier, report, report.subjects.size() - 1);
 }
 
 }  // namespace
 
-findings::Report run_audit(const std::vector<std::string>& paths, const AuditOptions& options,
+findings::Report run_audit(const std::vector<std::string>& paths, const AuditOptions& given,
                            SymbolClassifier& classifier) {
   findings::Report report;
   report.command = "audit";
+  // --torch installs first: a PATH that is no install is an input error, and
+  // the libraries are still audited against the others.
+  AuditOptions options = given;
+  const auto installs = open_torch_installs(given.torch_paths, inputs::RulesSource::current(), report);
+  for (const auto& t : installs) options.torches.push_back(t.get());
   ExpandedInputs inputs = expand_inputs(paths);
-  report.failures = std::move(inputs.failures);
+  report.failures.insert(report.failures.end(), inputs.failures.begin(), inputs.failures.end());
   for (const auto& a : inputs.artifacts) {
     // A failure must not leave half of an input's entries behind.
     const size_t subjects = report.subjects.size(), found = report.findings.size();

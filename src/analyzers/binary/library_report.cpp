@@ -1,5 +1,7 @@
 #include "analyzers/binary/library_report.h"
 
+#include <algorithm>
+
 #include "inputs/api_catalog.h"
 
 namespace torchabi::binary {
@@ -16,7 +18,7 @@ bool is_torch_library(const std::string& soname) {
   return soname.starts_with("libtorch") || soname.starts_with("libc10") || soname.starts_with("libcaffe2");
 }
 
-std::string loads_on(const LibraryScan& scan, const VersionFloor& floor) {
+std::string loads_on(const LibraryScan& scan, const VersionFloor& floor, const std::vector<BuildNeed>& needs) {
   const std::string verdict = verdict_of(scan);
   if (verdict == kVerdictNoTorch) return "any PyTorch release (it imports nothing from PyTorch)";
   if (verdict == kVerdictUnstable) {
@@ -31,6 +33,11 @@ std::string loads_on(const LibraryScan& scan, const VersionFloor& floor) {
   if (!floor.version) s = "PyTorch releases with the stable ABI (it imports no stable C functions)";
   else if (floor.baseline) s = "PyTorch >= " + floor.version->str() + " (every import is in the " + floor.label() + " baseline)";
   else s = "PyTorch >= " + floor.version->str();
+  if (!needs.empty()) {
+    std::vector<std::string> conditions;
+    for (const auto& n : needs) conditions.push_back(n.condition);
+    s += ", built with " + join(conditions, " and ");
+  }
   if (!scan.unknown_shims.empty())
     s += "; " + std::to_string(scan.unknown_shims.size()) + " shim-like import(s) unknown to torchabi may need a newer one";
   return s;
@@ -106,6 +113,7 @@ const char* verdict_of(const LibraryScan& scan) {
 VersionFloor report_library(const LibraryScan& scan, const findings::Location& where, const AuditOptions& options,
                             findings::Report& report) {
   const VersionFloor floor = compute_floor(scan.stable_shims);
+  const std::vector<BuildNeed> needs = compute_build_needs(scan.stable_shims);
 
   findings::Subject s;
   s.kind = "library";
@@ -114,7 +122,7 @@ VersionFloor report_library(const LibraryScan& scan, const findings::Location& w
   s.floor = floor.version;
   s.floor_is_baseline = floor.baseline;
   s.floor_set_by = floor.set_by;
-  s.loads_on = loads_on(scan, floor);
+  s.loads_on = loads_on(scan, floor, needs);
   s.facts.emplace_back("architecture", scan.machine);
   if (!scan.soname.empty()) s.facts.emplace_back("soname", scan.soname);
   s.facts.emplace_back("needed", scan.needed.empty() ? "(nothing)" : join(scan.needed));
@@ -124,6 +132,13 @@ VersionFloor report_library(const LibraryScan& scan, const findings::Location& w
                                       std::to_string(scan.stable_cxx_imports.size()) + " stable C++, " +
                                       std::to_string(scan.other_imports) + " other");
   if (!floor.label().empty()) s.facts.emplace_back("floor", floor.label());
+  for (const auto& n : needs) {  // e.g. aoti_torch_cuda_*: absent from CPU-only PyTorch
+    constexpr size_t kShown = 5;
+    std::vector<std::string> shown(n.imports.begin(), n.imports.begin() + std::min(kShown, n.imports.size()));
+    std::string text = n.condition + " (" + n.library + "): " + join(shown);
+    if (n.imports.size() > kShown) text += " and " + std::to_string(n.imports.size() - kShown) + " more";
+    s.facts.emplace_back("needs a build with", text);
+  }
   if (!scan.unknown_shims.empty()) s.facts.emplace_back("unknown shim imports", join(scan.unknown_shims));
   if (scan.leaked_count) s.facts.emplace_back("leaked inline C++ exports", std::to_string(scan.leaked_count));
   if (options.target) s.facts.emplace_back("target", options.target->str());

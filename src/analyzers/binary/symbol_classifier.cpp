@@ -20,8 +20,9 @@ const char* to_string(SymbolKind k) {
   return "other";
 }
 
-SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> roots)
-    : catalog_(catalog), roots_(std::move(roots)) {
+SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> roots,
+                                   inputs::HeaderOnlyIndex headeronly)
+    : catalog_(catalog), roots_(std::move(roots)), headeronly_(std::move(headeronly)) {
   std::sort(roots_.begin(), roots_.end());
   roots_.erase(std::unique(roots_.begin(), roots_.end()), roots_.end());
 }
@@ -40,7 +41,73 @@ SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog,
   } catch (const YAML::Exception& e) {
     throw InputError(rules.describe(), "malformed " + rel + ": " + e.what());
   }
-  return SymbolClassifier(catalog, std::move(roots));
+  return SymbolClassifier(catalog, std::move(roots), inputs::HeaderOnlyIndex::load(rules));
+}
+
+namespace {
+
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Calls `f(prefix)` for "c10", "c10::Half", "c10::Half::operator float", ...
+// until it returns true.
+template <typename F>
+bool any_prefix(std::string_view q, F&& f) {
+  for (size_t end = q.find("::");; end = q.find("::", end + 2)) {
+    if (f(q.substr(0, end))) return true;
+    if (end == std::string_view::npos) return false;
+  }
+}
+
+}  // namespace
+
+bool SymbolClassifier::only_header_only_names(std::string text, std::string_view skip) {
+  // The template's own name is header-only; every other torch name the
+  // instance mentions (template arguments, parameter types) must be too:
+  // c10::operator<< <long>(std::ostream&, c10::ArrayRef<long>) is an
+  // instance of a template of c10/util/ArrayRef.h, not of complex.h's.
+  if (!skip.empty())
+    for (size_t p = text.find(skip); p != std::string::npos; p = text.find(skip, p)) text.erase(p, skip.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!is_ident(text[i]) || (i > 0 && (is_ident(text[i - 1]) || text[i - 1] == ':'))) continue;
+    size_t j = i;
+    while (j < text.size() && is_ident(text[j])) ++j;
+    const std::string_view first(text.data() + i, j - i);
+    if (j + 1 >= text.size() || text[j] != ':' || text[j + 1] != ':' ||
+        std::find(roots_.begin(), roots_.end(), first) == roots_.end()) {
+      i = j;
+      continue;
+    }
+    while (j + 2 < text.size() && text[j] == ':' && text[j + 1] == ':' && is_ident(text[j + 2])) {
+      j += 2;
+      while (j < text.size() && is_ident(text[j])) ++j;
+    }
+    const std::string_view name(text.data() + i, j - i);
+    i = j;
+    if (catalog_.classify(name).kind != inputs::NamespaceKind::Unstable) continue;
+    if (!any_prefix(name, [&](std::string_view p) { return headeronly_.has_name(p) && p != first; })) return false;
+  }
+  return true;
+}
+
+bool SymbolClassifier::is_header_only(std::string_view mangled, const SymbolScope& scope) {
+  if (headeronly_.size() == 0) return false;
+  if (headeronly_.has_mangled(mangled)) return true;
+  const std::string_view q = scope.qualified;
+  // The entity is a class torch/headeronly defines (its typeinfo, vtable), or
+  // a member of one (c10::Half::operator float).
+  if (any_prefix(q, [&](std::string_view p) { return headeronly_.has_type(p); })) return true;
+  if (scope.is_template_instance && headeronly_.has_function_template(q))
+    return only_header_only_names(demangler_.demangle(mangled), q);
+  if (scope.enclosing_function.empty()) return false;
+  // A local entity (a static, a lambda) of a header-only function.
+  if (!headeronly_functions_built_) {
+    headeronly_functions_built_ = true;
+    for (const auto& m : headeronly_.mangled_names()) headeronly_functions_.insert(demangler_.demangle(m));
+  }
+  if (headeronly_functions_.count(scope.enclosing_function)) return true;
+  std::string_view in_template;
+  any_prefix(q, [&](std::string_view p) { return headeronly_.has_function_template(p) && !(in_template = p).empty(); });
+  return !in_template.empty() && only_header_only_names(demangler_.demangle(mangled), in_template);
 }
 
 bool SymbolClassifier::may_be_in_known_namespace(std::string_view m) const {
@@ -77,6 +144,10 @@ SymbolClass SymbolClassifier::classify(std::string_view symbol, bool want_text) 
   inputs::NamespaceMatch m = catalog_.classify(scope.context);
   if (m.kind == inputs::NamespaceKind::Other) return c;
   c.kind = m.kind == inputs::NamespaceKind::Stable ? SymbolKind::StableCxx : SymbolKind::UnstableCxx;
+  if (c.kind == SymbolKind::UnstableCxx && is_header_only(symbol, scope)) {
+    c.kind = SymbolKind::StableCxx;
+    c.header_only = true;
+  }
   c.ns = std::move(m.ns);
   c.context = std::move(scope.context);
   c.demangled = std::move(scope.text);

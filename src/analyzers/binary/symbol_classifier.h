@@ -8,8 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include <unordered_set>
+
 #include "analyzers/binary/symbol_scope.h"
 #include "inputs/api_catalog.h"
+#include "inputs/headeronly_index.h"
 
 namespace torchabi::inputs {
 class RulesSource;
@@ -27,6 +30,7 @@ struct SymbolClass {
   std::string ns;                               // C++: deciding namespace, e.g. "c10", "torch::stable"
   std::string context;                          // C++: declaration context, e.g. "c10::detail"
   std::string demangled;                        // C++: full text, when asked for
+  bool header_only = false;  // StableCxx because torch/headeronly defines it (its namespace says unstable)
 };
 
 class SymbolClassifier {
@@ -36,8 +40,14 @@ public:
   // declared inside namespace N if it spells N's <source-name> ("3c10"), so
   // names spelling none of them are "other" without being demangled. This is
   // only a shortcut: every decision is made on the demangled context.
-  SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> namespace_roots);
-  // Roots read from rules/api/namespaces.yaml. Throws InputError when malformed.
+  //
+  // `headeronly`: C++ that torch/headeronly defines in those namespaces
+  // (c10::toString(c10::ScalarType), c10::Half, ...). It is stable whatever
+  // its namespace: where a declaration lives decides, not how it is spelled.
+  SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> namespace_roots,
+                   inputs::HeaderOnlyIndex headeronly = {});
+  // Roots read from rules/api/namespaces.yaml, header-only C++ from
+  // rules/api/headeronly_cxx.tsv. Throws InputError when malformed.
   static SymbolClassifier from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules);
 
   SymbolClass classify(std::string_view symbol, bool want_text = false);
@@ -47,9 +57,20 @@ public:
 
 private:
   bool may_be_in_known_namespace(std::string_view mangled) const;
+  // Whether a symbol the namespace calls unstable is header-only C++: a
+  // function or variable torch/headeronly defines (by mangled name), a
+  // member, typeinfo or vtable of a class it defines, an instance of a
+  // function template it defines, or a local entity of one of its functions.
+  bool is_header_only(std::string_view mangled, const SymbolScope& scope);
+  // Whether every unstable-namespace name in `text`, once `skip` is removed,
+  // is header-only C++ (or inside a class of it).
+  bool only_header_only_names(std::string text, std::string_view skip);
 
   const inputs::ApiCatalog& catalog_;
   std::vector<std::string> roots_;
+  inputs::HeaderOnlyIndex headeronly_;
+  std::unordered_set<std::string> headeronly_functions_;  // demangled, built on first need
+  bool headeronly_functions_built_ = false;
   ScopeDemangler demangler_;
 };
 

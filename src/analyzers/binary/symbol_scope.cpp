@@ -162,6 +162,35 @@ void append_components(const Node* n, std::string& out, int depth) {
   }
 }
 
+// Whether the innermost name of `n` carries template arguments.
+bool has_template_args(const Node* n) {
+  using namespace llvm::itanium_demangle;
+  for (int step = 0; n && step < kMaxSteps; ++step) {
+    switch (n->getKind()) {
+      case Node::KAbiTagAttr: n = static_cast<const AbiTagAttr*>(n)->Base; break;
+      case Node::KNestedName: n = static_cast<const NestedName*>(n)->Name; break;
+      case Node::KNameWithTemplateArgs: return true;
+      default: return false;
+    }
+  }
+  return false;
+}
+
+// The local name `n` is, or is nested in (a member of a local class).
+const llvm::itanium_demangle::LocalName* local_of(const Node* n) {
+  using namespace llvm::itanium_demangle;
+  for (int step = 0; n && step < kMaxSteps; ++step) {
+    switch (n->getKind()) {
+      case Node::KAbiTagAttr: n = static_cast<const AbiTagAttr*>(n)->Base; break;
+      case Node::KNameWithTemplateArgs: n = static_cast<const NameWithTemplateArgs*>(n)->Name; break;
+      case Node::KNestedName: n = static_cast<const NestedName*>(n)->Qual; break;
+      case Node::KLocalName: return static_cast<const LocalName*>(n);
+      default: return nullptr;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 struct ScopeDemangler::Impl {
@@ -179,7 +208,12 @@ SymbolScope ScopeDemangler::analyse(std::string_view mangled, bool want_text) {
   const Node* root = impl_->parser.parse();
   if (!root) return out;
   out.demangled = true;
-  if (const Node* entity = entity_of(root)) append_context(entity, out.context, 0);
+  if (const Node* entity = entity_of(root)) {
+    append_context(entity, out.context, 0);
+    append_components(entity, out.qualified, 0);
+    out.is_template_instance = has_template_args(entity);
+    if (const auto* local = local_of(entity)) out.enclosing_function = print(local->Encoding);
+  }
   if (want_text) out.text = print(root);
   return out;
 }

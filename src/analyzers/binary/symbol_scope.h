@@ -25,6 +25,13 @@ struct SymbolScope {
   // c10::foo<int>(). Empty at global scope.
   std::string context;
   std::string text;  // the full demangled name, when asked for
+  // The entity's own qualified name, template arguments left out:
+  // "c10::toString", "c10::Half::operator float", "c10::Error" for its typeinfo.
+  std::string qualified;
+  bool is_template_instance = false;  // the entity's name has template arguments
+  // For a local entity (a static in a function, a lambda): the enclosing
+  // function as the demangler prints it, "c10::toString(c10::ScalarType)".
+  std::string enclosing_function;
 };
 
 // Not thread-safe: one parser and one arena, reused for every symbol so that

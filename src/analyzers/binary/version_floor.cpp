@@ -1,5 +1,7 @@
 #include "analyzers/binary/version_floor.h"
 
+#include <algorithm>
+
 #include "inputs/api_catalog.h"
 
 namespace torchabi::binary {
@@ -30,6 +32,20 @@ VersionFloor compute_floor(const std::vector<ShimImport>& imports) {
     f.raise_to(one);
   }
   return f;
+}
+
+std::vector<BuildNeed> compute_build_needs(const std::vector<ShimImport>& imports) {
+  std::vector<BuildNeed> needs;
+  for (const auto& imp : imports) {
+    const auto& fn = *imp.function;
+    if (fn.build_condition.empty() || fn.build_condition == "-") continue;
+    auto it = std::find_if(needs.begin(), needs.end(), [&](const BuildNeed& n) {
+      return n.condition == fn.build_condition && n.library == fn.library;
+    });
+    if (it == needs.end()) it = needs.insert(needs.end(), BuildNeed{fn.build_condition, fn.library, {}});
+    it->imports.push_back(imp.symbol);
+  }
+  return needs;
 }
 
 }  // namespace torchabi::binary

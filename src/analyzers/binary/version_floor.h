@@ -26,4 +26,18 @@ struct VersionFloor {
 
 VersionFloor compute_floor(const std::vector<ShimImport>& imports);
 
+// What else a library's stable shim imports ask of a PyTorch install: a build
+// option (the catalog's build_condition, e.g. "USE_CUDA" for the
+// aoti_torch_cuda_* shims, which libtorch_cuda defines). A CPU-only PyTorch
+// of any release lacks those symbols, so the library would not load there.
+struct BuildNeed {
+  std::string condition;              // "USE_CUDA", "AT_MKLDNN_ENABLED()"
+  std::string library;                // where the symbols live: "libtorch_cuda"
+  std::vector<std::string> imports;   // the imports that need it, in import order
+};
+
+// One entry per distinct condition, in order of first appearance; empty when
+// every import is in every build.
+std::vector<BuildNeed> compute_build_needs(const std::vector<ShimImport>& imports);
+
 }  // namespace torchabi::binary

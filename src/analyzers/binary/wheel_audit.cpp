@@ -2,6 +2,7 @@
 
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/library_scan.h"
+#include "analyzers/binary/torch_audit.h"
 #include "analyzers/binary/torch_requirement.h"
 #include "common/input_error.h"
 #include "inputs/elf_view.h"
@@ -54,6 +55,7 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
       where.file = path;
       where.member = m.name;
       VersionFloor lib_floor = report_library(scan, where, options, report);
+      audit_on_torches(elf, scan, lib_floor, where, options, classifier, report, report.subjects.size() - 1);
       for (auto& s : lib_floor.set_by) s = m.name + ": " + s;
       floor.raise_to(lib_floor);
       if (verdict_rank(verdict_of(scan)) > verdict_rank(verdict)) verdict = verdict_of(scan);
@@ -79,6 +81,8 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
                                                               : "any PyTorch release (no shared libraries)";
   else if (floor.version) s.loads_on = "PyTorch >= " + floor.version->str() + (floor.baseline ? " (baseline)" : "");
   else s.loads_on = "PyTorch releases with the stable ABI";
+
+  summarize_wheel_torches(report, wheel_subject, wheel_subject + 1);
 
   // Only a dated floor can be checked: "<=2.9" does not say which older
   // release lacks the functions.

@@ -29,24 +29,55 @@ constexpr const char* kNoEntry =
 class MacroRanges {
 public:
   bool inside(const findings::FixIt& f) {
-    const std::string path = normal_path(f.file);
-    auto it = cache_.find(path);
-    if (it == cache_.end()) {
-      std::vector<ByteRange> ranges;
-      try {
-        ranges = scan_directives(read_source_file(path)).macro_definitions;
-      } catch (const InputError&) {
-      }
-      it = cache_.emplace(path, std::move(ranges)).first;
-    }
-    for (const auto& r : it->second)
+    for (const auto& r : file(f.file).ranges)
       if (r.overlaps(f.begin_offset, f.end_offset)) return true;
     return false;
   }
 
+  // Where a fix-it starts, as a finding location.
+  findings::Location location_of(const findings::FixIt& f) {
+    const std::string& text = file(f.file).text;
+    findings::Location l;
+    l.file = f.file;
+    const size_t end = std::min<size_t>(f.begin_offset, text.size());
+    l.line = 1 + uint32_t(std::count(text.begin(), text.begin() + long(end), '\n'));
+    const size_t nl = text.rfind('\n', end == 0 ? 0 : end - 1);
+    l.column = uint32_t(end - (nl == std::string::npos || end == 0 ? 0 : nl + 1)) + 1;
+    return l;
+  }
+
 private:
-  std::map<std::string, std::vector<ByteRange>> cache_;
+  struct File {
+    std::string text;
+    std::vector<ByteRange> ranges;
+  };
+  const File& file(const std::string& name) {
+    const std::string path = normal_path(name);
+    auto it = cache_.find(path);
+    if (it == cache_.end()) {
+      File f;
+      try {
+        f.text = read_source_file(path);
+        f.ranges = scan_directives(f.text).macro_definitions;
+      } catch (const InputError&) {
+      }
+      it = cache_.emplace(path, std::move(f)).first;
+    }
+    return it->second;
+  }
+  std::map<std::string, File> cache_;
 };
+
+// A torch macro used in a project macro is reported at each expansion of the
+// project macro, with the fix-it in the project macro's #define: the work is
+// that one edit, so the use counts once, at the definition.
+findings::Location use_location(const findings::Finding& f, MacroRanges& macros) {
+  if (f.rule != kMacro || !f.fix || !macros.inside(*f.fix)) return f.location;
+  findings::Location l = macros.location_of(*f.fix);
+  if (normal_path(l.file) == normal_path(f.location.file) && l.line == f.location.line) return f.location;
+  l.symbol = f.location.symbol;
+  return l;
+}
 
 }  // namespace
 
@@ -55,21 +86,24 @@ bool is_migration_rule(const std::string& rule) { return rule == kApi || rule ==
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites) {
   // One finding per place and API, preferring one that carries a fix-it.
-  std::map<std::tuple<std::string, uint32_t, uint32_t, std::string>, const findings::Finding*> chosen;
+  // Notes are not uses (an unstable macro defined but never expanded).
+  MacroRanges macros;
+  std::map<std::tuple<std::string, uint32_t, uint32_t, std::string>, std::pair<const findings::Finding*, findings::Location>>
+      chosen;
   for (const auto& f : report.findings) {
-    if (!is_migration_rule(f.rule) || f.location.symbol.empty()) continue;
-    auto key = std::make_tuple(normal_path(f.location.file), f.location.line, f.location.column, f.location.symbol);
-    auto [it, fresh] = chosen.emplace(key, &f);
+    if (!is_migration_rule(f.rule) || f.location.symbol.empty() || f.severity == findings::Severity::Note) continue;
+    const findings::Location where = use_location(f, macros);
+    auto key = std::make_tuple(normal_path(where.file), where.line, where.column, where.symbol);
+    auto [it, fresh] = chosen.emplace(key, std::make_pair(&f, where));
     // Prefer a fix-it, then migrate's own verdict that a call needs a human.
-    if (!fresh && !it->second->fix && (f.fix || f.message.starts_with(kDefNeedsHuman))) it->second = &f;
+    if (!fresh && !it->second.first->fix && (f.fix || f.message.starts_with(kDefNeedsHuman))) it->second.first = &f;
   }
   std::vector<ApiUse> uses;
-  MacroRanges macros;
-  for (const auto& [_, fp] : chosen) {
-    const findings::Finding& f = *fp;
+  for (const auto& [_, chosen_use] : chosen) {
+    const findings::Finding& f = *chosen_use.first;
     ApiUse u;
     u.api = f.location.symbol;
-    u.location = f.location;
+    u.location = chosen_use.second;
     u.is_include = f.rule == kInclude;
     // Includes are rewritten by the header pass of --fix (header_rewrite.h),
     // which knows what the rewritten file needs; lint's one-for-one swap is not used.

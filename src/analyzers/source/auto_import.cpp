@@ -23,9 +23,9 @@ std::vector<std::string> torch_include_dirs(const std::vector<inputs::ClangArgs>
   return out;
 }
 
-static std::string stamp_key(const std::string& dir, const std::string& rules_digest) {
-  std::string m = dir + "\n" + rules_digest + "\n";
-  for (const auto& f : stable_header_files(dir)) {
+static std::string stamp_key(const std::string& dir, const std::string& rules_digest, const HeaderClassifier& classifier) {
+  std::string m = dir + "\n" + rules_digest + "\n" + kImportFormat + "\n";
+  for (const auto& f : stable_header_files(dir, classifier)) {
     struct stat st {};
     if (::stat(f.c_str(), &st) == 0)
       m += f + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
@@ -38,7 +38,7 @@ std::vector<std::string> import_torch_headers(LintEnv& env, const std::vector<st
                                               const std::string& cache_dir) {
   std::vector<std::string> problems;
   for (const auto& dir : dirs) {
-    const std::string key = stamp_key(dir, env.digest);
+    const std::string key = stamp_key(dir, env.digest, env.classifier);
     const fs::path entry = cache_dir.empty() ? fs::path() : fs::path(cache_dir) / (key + ".json");
     std::string payload;
     if (!cache_dir.empty()) {

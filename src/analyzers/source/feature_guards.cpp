@@ -1,5 +1,7 @@
 #include "analyzers/source/feature_guards.h"
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 
 #include "analyzers/source/version_expr.h"
@@ -8,104 +10,132 @@ namespace torchabi::source {
 
 namespace {
 
-struct Condition {
-  std::optional<TorchVersion> then_min;  // "TORCH_FEATURE_VERSION >= X": the #if branch needs X
-  std::optional<TorchVersion> else_min;  // "TORCH_FEATURE_VERSION < X": the #else branch needs X
-};
-
-Condition parse_condition(std::string_view cond) {
-  Condition c;
-  auto at = cond.find("TORCH_FEATURE_VERSION");
-  if (at == std::string_view::npos) return c;
-  std::string_view rest = cond.substr(at + 21);
+// The text with comments blanked out (newlines kept, so lines still count),
+// so that `#endif // ...` and directives inside /* */ read right.
+std::string without_comments(std::string_view text) {
+  std::string out(text);
   size_t i = 0;
-  while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
-  bool ge = rest.substr(i, 2) == ">=";
-  bool lt = !ge && rest.substr(i, 1) == "<" && rest.substr(i, 2) != "<<" && rest.substr(i, 2) != "<=";
-  if (!ge && !lt) return c;
-  std::string_view expr = rest.substr(i + (ge ? 2 : 1));
-  // The operand ends at a logical operator or the end of the condition.
-  for (std::string_view stop : {"&&", "||", "//", "/*"}) {
-    auto p = expr.find(stop);
-    if (p != std::string_view::npos) expr = expr.substr(0, p);
-  }
-  while (!expr.empty() && (expr.back() == ' ' || expr.back() == '\t' || expr.back() == '\r')) expr.remove_suffix(1);
-  // Unbalanced closing parentheses belong to the enclosing condition.
-  int depth = 0;
-  size_t end = expr.size();
-  for (size_t k = 0; k < expr.size(); ++k) {
-    if (expr[k] == '(') ++depth;
-    if (expr[k] == ')' && --depth < 0) {
-      end = k;
-      break;
+  while (i < out.size()) {
+    const char c = out[i];
+    if (c == '"' || (c == '\'' && !(i > 0 && std::isalnum(static_cast<unsigned char>(out[i - 1]))))) {
+      for (++i; i < out.size() && out[i] != c && out[i] != '\n'; ++i)
+        if (out[i] == '\\') ++i;
+      ++i;
+    } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
+      // A line comment ends at a newline not escaped by a backslash.
+      for (; i < out.size() && out[i] != '\n'; ++i)
+        if (!(out[i] == '\\' && i + 1 < out.size() && out[i + 1] == '\n')) out[i] = ' ';
+    } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
+      size_t end = out.find("*/", i + 2);
+      end = end == std::string::npos ? out.size() : end + 2;
+      for (; i < end; ++i)
+        if (out[i] != '\n') out[i] = ' ';
+    } else {
+      ++i;
     }
   }
-  auto v = evaluate_version_expr(expr.substr(0, end));
-  if (!v) return c;
-  TorchVersion version = TorchVersion::decode(*v);
-  if (ge) c.then_min = version;
-  else c.else_min = version;
-  return c;
+  return out;
 }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+struct Frame {
+  VersionSet enclosing;  // where the #if itself is compiled
+  VersionSet rest;       // where every condition of the chain so far was false
+};
 
 }  // namespace
 
-FeatureGuards FeatureGuards::scan(std::string_view text) {
-  struct Open {
-    unsigned begin;
-    Condition cond;
-    bool in_else;
-  };
+FeatureGuards FeatureGuards::scan(std::string_view raw) {
   FeatureGuards g;
-  std::vector<Open> stack;
+  const std::string text = without_comments(raw);
+  std::vector<Frame> stack;
+  VersionSet current = VersionSet::all();
+  g.segments_.push_back({1, current});
+  auto enter = [&](unsigned next_line, VersionSet s) {
+    current = std::move(s);
+    if (g.segments_.back().versions == current) return;
+    if (g.segments_.back().first_line == next_line) g.segments_.back().versions = current;
+    else g.segments_.push_back({next_line, current});
+  };
+  auto condition = [&](std::string_view cond) {
+    FeatureCondition c = evaluate_feature_condition(cond);
+    g.has_version_guards_ = g.has_version_guards_ || c.tests_feature_version;
+    return c;
+  };
+
   unsigned line_no = 0;
   size_t pos = 0;
-  auto close_branch = [&](const Open& o, unsigned end_line) {
-    auto min = o.in_else ? o.cond.else_min : o.cond.then_min;
-    if (min) g.regions_.push_back({o.begin, end_line, *min});
-  };
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    std::string line(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
-    ++line_no;
-    unsigned first_line = line_no;
-    // Join continuation lines of a directive.
-    while (!line.empty() && line.back() == '\\' && nl != std::string_view::npos) {
-      line.pop_back();
-      pos = nl + 1;
-      nl = text.find('\n', pos);
-      line += std::string(text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos));
+  while (pos < text.size()) {
+    // One logical line: physical lines joined at backslash-newlines.
+    std::string line;
+    for (;;) {
+      size_t nl = text.find('\n', pos);
+      std::string_view part(text.data() + pos, (nl == std::string::npos ? text.size() : nl) - pos);
       ++line_no;
-    }
-    size_t k = line.find_first_not_of(" \t");
-    if (k != std::string::npos && line[k] == '#') {
-      size_t d = line.find_first_not_of(" \t", k + 1);
-      std::string_view dir = d == std::string::npos ? std::string_view() : std::string_view(line).substr(d);
-      if (dir.starts_with("if")) {  // #if, #ifdef, #ifndef
-        stack.push_back({first_line, dir.starts_with("if ") || dir.starts_with("if(") ? parse_condition(dir) : Condition{}, false});
-      } else if (dir.starts_with("elif") && !stack.empty()) {
-        close_branch(stack.back(), first_line);
-        stack.back() = {first_line, parse_condition(dir), false};
-      } else if (dir.starts_with("else") && !stack.empty()) {
-        close_branch(stack.back(), first_line);
-        stack.back().begin = first_line;
-        stack.back().in_else = true;
-      } else if (dir.starts_with("endif") && !stack.empty()) {
-        close_branch(stack.back(), first_line);
-        stack.pop_back();
+      pos = nl == std::string::npos ? text.size() : nl + 1;
+      if (!part.empty() && part.back() == '\r') part.remove_suffix(1);
+      if (!part.empty() && part.back() == '\\' && nl != std::string::npos) {
+        line += part.substr(0, part.size() - 1);
+        continue;
       }
+      line += part;
+      break;
     }
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
+    std::string_view l = trim(line);
+    if (l.empty() || l.front() != '#') continue;
+    l = trim(l.substr(1));
+    size_t n = 0;
+    while (n < l.size() && (std::isalpha(static_cast<unsigned char>(l[n])) || l[n] == '_')) ++n;
+    const std::string_view dir = l.substr(0, n), rest = trim(l.substr(n));
+    const unsigned next = line_no + 1;
+    if (dir == "if" || dir == "ifdef" || dir == "ifndef") {
+      FeatureCondition c = dir == "if" ? condition(rest) : FeatureCondition{};
+      stack.push_back({current, c.when_false});
+      enter(next, current & c.when_true);
+    } else if ((dir == "elif" || dir == "elifdef" || dir == "elifndef") && !stack.empty()) {
+      FeatureCondition c = dir == "elif" ? condition(rest) : FeatureCondition{};
+      Frame& f = stack.back();
+      enter(next, f.enclosing & f.rest & c.when_true);
+      f.rest = f.rest & c.when_false;
+    } else if (dir == "else" && !stack.empty()) {
+      Frame& f = stack.back();
+      enter(next, f.enclosing & f.rest);
+      f.rest = VersionSet::none();
+    } else if (dir == "endif" && !stack.empty()) {
+      VersionSet outer = stack.back().enclosing;
+      stack.pop_back();
+      enter(next, std::move(outer));
+    } else if (dir == "define") {
+      size_t e = 0;
+      while (e < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[e])) || rest[e] == '_')) ++e;
+      if (rest.substr(0, e) == "TORCH_FEATURE_VERSION") g.defines_feature_version_ = true;
+    }
   }
   return g;
 }
 
+const VersionSet& FeatureGuards::compiled_at(unsigned line) const {
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), line,
+                             [](unsigned l, const Segment& s) { return l < s.first_line; });
+  return it == segments_.begin() ? segments_.front().versions : std::prev(it)->versions;
+}
+
 std::optional<TorchVersion> FeatureGuards::required_at(unsigned line) const {
-  std::optional<TorchVersion> best;
-  for (const auto& r : regions_)
-    if (line >= r.begin && line <= r.end && (!best || r.min > *best)) best = r.min;
-  return best;
+  auto low = compiled_at(line).lowest();
+  if (!low || *low == 0) return std::nullopt;
+  return TorchVersion::decode(*low);
+}
+
+std::vector<VersionSet> FeatureGuards::distinct_sets() const {
+  std::vector<VersionSet> out;
+  for (const auto& s : segments_)
+    if (std::find(out.begin(), out.end(), s.versions) == out.end()) out.push_back(s.versions);
+  return out;
 }
 
 }  // namespace torchabi::source

@@ -18,6 +18,7 @@ struct ParseAccess {
   static CXTranslationUnit& tu(ParsedTu& p) { return p.tu_; }
   static CXIndex& index(ParsedTu& p) { return p.index_; }
   static bool& minimal(ParsedTu& p) { return p.minimal_args_; }
+  static HeaderSearchList& search(ParsedTu& p) { return p.header_search_; }
   static void collect(ParsedTu& p) {
     p.collect_files();
     p.collect_preprocessing();
@@ -270,8 +271,9 @@ void ParsedTu::collect_preprocessing() {
   struct Ctx {
     ParsedTu* self;
     std::unordered_map<void*, FileFacts> files;
+    std::vector<HeaderLookup> probes;
     FileFacts& facts(CXFile f) { return files[f]; }
-  } ctx{this, {}};
+  } ctx{this, {}, {}};
   clang_visitChildren(
       clang_getTranslationUnitCursor(tu_),
       [](CXCursor c, CXCursor, CXClientData data) {
@@ -298,6 +300,9 @@ void ParsedTu::collect_preprocessing() {
             ss << in.rdbuf();
             includer.owned = ss.str();
             includer.text = includer.owned;
+            // __has_include tests look headers up too: one appearing changes the TU.
+            for (auto& [name, angled] : has_include_tests(includer.text))
+              x.probes.push_back({d.includer, std::move(name), angled, {}, true});
           }
           if (d.range.end <= includer.text.size()) {
             std::string_view directive = includer.text.substr(d.range.begin, d.range.end - d.range.begin);
@@ -365,14 +370,14 @@ void ParsedTu::collect_preprocessing() {
       },
       &ctx);
 
-  // Where a missing header would have been looked for: if one of these paths
-  // appears later, the TU's inputs changed.
-  for (const auto& d : includes_) {
-    if (!d.resolved.empty()) continue;
-    if (!d.angled) files_missing_.push_back((fs::path(d.includer).parent_path() / d.spelled).lexically_normal().string());
-    for (const auto& dir : args().include_dirs)
-      files_missing_.push_back((fs::path(dir) / d.spelled).lexically_normal().string());
-  }
+  // Where each header was looked for and not found (all of the search path
+  // for a missing one, the directories before the one it was found in for
+  // the others): if one of these paths appears later, the TU's inputs changed.
+  std::vector<HeaderLookup> lookups;
+  lookups.reserve(includes_.size() + ctx.probes.size());
+  for (const auto& d : includes_) lookups.push_back({d.includer, d.spelled, d.angled, d.resolved, false});
+  for (auto& p : ctx.probes) lookups.push_back(std::move(p));
+  files_missing_ = lookup_misses(lookups, header_search_, args().include_dirs);
 }
 
 void ParsedTu::collect_diagnostics() {
@@ -433,13 +438,25 @@ namespace {
 constexpr unsigned kParseOptions = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
                                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 
+// Parses with `-v` added, so that clang prints its header search list
+// (read into `search`; see header_search.h) on stderr, which is captured
+// meanwhile. Anything else written there is passed on.
 CXErrorCode try_parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
-                      CXTranslationUnit* out) {
+                      CXTranslationUnit* out, HeaderSearchList* search) {
   std::vector<const char*> argv;
-  argv.reserve(args.size());
+  argv.reserve(args.size() + 1);
   for (const auto& a : args) argv.push_back(a.c_str());
-  return clang_parseTranslationUnit2(index, file.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr, 0,
-                                     kParseOptions, out);
+  argv.push_back("-v");
+  StderrCapture capture;
+  CXErrorCode rc = clang_parseTranslationUnit2(index, file.c_str(), argv.data(), static_cast<int>(argv.size()),
+                                               nullptr, 0, kParseOptions, out);
+  const std::string verbose = capture.text();
+  *search = parse_verbose_search_list(verbose);
+  if (std::string rest = verbose_output_rest(verbose); !rest.empty()) {
+    std::fwrite(rest.data(), 1, rest.size(), stderr);
+    std::fflush(stderr);
+  }
+  return rc;
 }
 
 }  // namespace
@@ -455,7 +472,7 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
   auto tu = ParseAccess::make(std::move(request));
   ParseAccess::index(*tu) = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
   CXTranslationUnit raw = nullptr;
-  CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw);
+  CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw, &ParseAccess::search(*tu));
   if (rc == CXError_Crashed) {
     out.crashed = true;
     out.error = "libclang crashed while parsing this file";
@@ -464,7 +481,7 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
   if (rc != CXError_Success || !raw) {
     // Flags clang does not accept (a gcc-only option, say) fail the whole
     // parse; the include paths and macros alone still give a useful AST.
-    rc = try_parse(ParseAccess::index(*tu), file, tu->args().minimal_args(), &raw);
+    rc = try_parse(ParseAccess::index(*tu), file, tu->args().minimal_args(), &raw, &ParseAccess::search(*tu));
     if (rc == CXError_Crashed) {
       out.crashed = true;
       out.error = "libclang crashed while parsing this file";

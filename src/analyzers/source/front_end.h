@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "analyzers/source/header_classifier.h"
+#include "analyzers/source/header_search.h"
 #include "analyzers/source/source_model.h"
 #include "inputs/compile_db_args.h"
 
@@ -104,6 +105,9 @@ public:
   // (unresolved includes, per search directory): the TU's inputs for caching.
   const std::vector<std::string>& files_read() const { return files_read_; }
   const std::vector<std::string>& files_missing() const { return files_missing_; }
+  // Clang's header search directories for this TU, as `-v` printed them
+  // (empty when they could not be read; the cache then falls back to -I dirs).
+  const HeaderSearchList& header_search() const { return header_search_; }
 
   void visit_project_cursors(CursorVisitor& visitor) const;
 
@@ -140,6 +144,7 @@ private:
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::string> ignored_flags_;
   std::vector<std::string> files_read_, files_missing_;
+  HeaderSearchList header_search_;
   std::unordered_map<std::string, size_t> included_by_;  // file -> index of the directive that first included it
   mutable std::unordered_map<void*, std::string> paths_;
   mutable std::unordered_map<void*, bool> project_by_file_;

@@ -89,7 +89,10 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
   r.files_read = tu.files_read();
   r.files_missing = tu.files_missing();
   // Verdict: unstable findings decide; otherwise stable use or stable includes.
-  bool unstable = std::any_of(r.findings.begin(), r.findings.end(), [](const auto& f) { return is_unstable_rule(f.rule); });
+  // A note (an unstable macro defined but never expanded) is not a use.
+  bool unstable = std::any_of(r.findings.begin(), r.findings.end(), [](const auto& f) {
+    return is_unstable_rule(f.rule) && f.severity != findings::Severity::Note;
+  });
   bool stable = r.subject.floor.has_value();
   for (const auto& d : tu.includes())
     if (d.kind == HeaderKind::Stable && tu.is_project_file(d.includer)) stable = true;

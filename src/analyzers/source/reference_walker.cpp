@@ -4,6 +4,8 @@
 // (often huge) torch headers it includes.
 #include <cctype>
 #include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "analyzers/source/cursor_utils.h"
@@ -46,6 +48,7 @@ struct Walker {
     bool project = false;
   };
   std::unordered_map<unsigned, std::vector<std::pair<CXCursor, DeclInfo>>> decl_cache;
+  std::set<std::tuple<std::string, uint32_t, std::string>> added;
 
   const DeclInfo& info(CXCursor decl) {
     unsigned h = clang_hashCursor(decl);
@@ -66,16 +69,74 @@ struct Walker {
       i.header = tu.torch_header_name(i.file);
       i.kind = i.header.empty() ? HeaderKind::Other : tu.classifier().classify(i.header);
     }
+    if (i.kind == HeaderKind::Unstable) prefer_stable_declaration(decl, i);
     bucket.emplace_back(decl, std::move(i));
     return bucket.back().second;
   }
 
+  // Where an entity lives decides, not which of its declarations a name
+  // found: a function that a stable header defines (c10::toString(ScalarType)
+  // in torch/headeronly) and an unstable header declares again is stable.
+  void prefer_stable_declaration(CXCursor decl, DeclInfo& i) {
+    for (CXCursor other : {clang_getCursorDefinition(decl), clang_getCanonicalCursor(decl)}) {
+      if (clang_Cursor_isNull(other) || clang_equalCursors(other, decl)) continue;
+      CXFile f = nullptr;
+      unsigned line = 0;
+      clang_getExpansionLocation(clang_getCursorLocation(other), &f, &line, nullptr, nullptr);
+      if (!f) continue;
+      const std::string file = tu.path_of(f);
+      const std::string header = tu.torch_header_name(file);
+      if (header.empty() || tu.classifier().classify(header) != HeaderKind::Stable) continue;
+      i.file = file;
+      i.line = line;
+      i.header = header;
+      i.kind = HeaderKind::Stable;
+      return;
+    }
+  }
+
   // Name range of a reference cursor, in file terms.
-  Range name_range(CXCursor c) {
+  Range name_range(CXCursor c, const std::string& decl_name) {
+    Range loc;
+    if ((c.kind == CXCursor_MemberRefExpr || c.kind == CXCursor_OverloadedDeclRef) && !decl_name.empty()) {
+      // A member call that depends on a template parameter (an unresolved
+      // member expression) has no proper name range: its extent starts at
+      // the object; its location is the member's name.
+      loc = tu.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(decl_name.size()));
+      std::string_view text = loc.valid() ? tu.file_text(loc.file) : std::string_view();
+      if (loc.end > text.size() || text.substr(loc.begin, decl_name.size()) != decl_name) {
+        // libclang locates an unresolved member expression at its object:
+        // the member's name is the last occurrence in its extent.
+        Range extent = tu.range_of(clang_getCursorExtent(c));
+        size_t at = std::string_view::npos;
+        if (extent.valid() && extent.file == loc.file && extent.end <= text.size() && extent.end > extent.begin)
+          at = text.substr(extent.begin, extent.end - extent.begin).rfind(decl_name);
+        if (at == std::string_view::npos) {
+          loc = Range{};
+        } else {
+          loc = tu.range_at(clang_getCursorLocation(c), 0);
+          loc.begin = extent.begin + static_cast<uint32_t>(at);
+          loc.end = loc.begin + static_cast<uint32_t>(decl_name.size());
+          loc.column = extent.column + (loc.begin - extent.begin);  // same line: a member name follows its object
+          loc.line = extent.line;
+          for (uint32_t k = extent.begin; k < loc.begin; ++k)
+            if (text[k] == '\n') ++loc.line;
+          if (loc.line != extent.line) {
+            uint32_t line_start = loc.begin;
+            while (line_start > 0 && text[line_start - 1] != '\n') --line_start;
+            loc.column = loc.begin - line_start + 1;
+          }
+        }
+      }
+    }
     if (c.kind == CXCursor_DeclRefExpr || c.kind == CXCursor_MemberRefExpr) {
       CXSourceRange r = clang_getCursorReferenceNameRange(c, 0, 0);
-      if (!clang_Range_isNull(r)) return tu.range_of(r);
+      if (!clang_Range_isNull(r)) {
+        Range named = tu.range_of(r);
+        if (!loc.valid() || named.begin == loc.begin) return named;
+      }
     }
+    if (loc.valid()) return loc;
     return tu.range_of(clang_getCursorExtent(c));
   }
 
@@ -105,7 +166,7 @@ struct Walker {
     ref.decl_header = d.header;
     ref.decl_kind = d.kind;
     ref.range = via == Via::DeducedType ? tu.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(spelling(c).size()))
-                                        : name_range(c);
+                                        : name_range(c, d.name);
     if (!ref.range.valid() || !tu.is_project_file(ref.range.file)) return;
     if (via == Via::DeducedType) {
       ref.variable = spelling(c);
@@ -150,6 +211,9 @@ struct Walker {
       }
       if (c.kind == CXCursor_MemberRefExpr && parent.kind == CXCursor_CallExpr) member_call(c, parent, ref);
     }
+    // One reference per use: an unresolved call also has an overload-set
+    // cursor for the same name (with or without its qualifier).
+    if (!added.emplace(ref.qualified_range.file, ref.qualified_range.begin, ref.qualified).second) return;
     out.push_back(std::move(ref));
   }
 
@@ -254,7 +318,7 @@ void visit_project(const ParsedTu& tu, F&& on_cursor) {
 const std::vector<Reference>& ParsedTu::references() const {
   if (references_) return *references_;
   references_.emplace();
-  Walker w{*this, *references_, {}, {}};
+  Walker w{*this, *references_, {}, {}, {}};
   for (const auto& m : macro_uses_) w.macro_at[m.range.file].emplace(m.range.begin, m.name);
   visit_project(*this, [&](CXCursor c, CXCursor parent) {
     w.visit(c, parent);

@@ -1,9 +1,13 @@
 // The lint results cache: one entry per TU, keyed on its flags, the rules and
 // the checks, and validated against the TU's inputs — every file clang read
 // (size and mtime, then content when those changed) and every path it looked
-// for and did not find. An unchanged re-run therefore costs a few stat calls
-// per header instead of a parse, and any edited header, flag or rule
-// invalidates exactly the TUs it affects.
+// for and did not find (see header_search.h: the whole search path for a
+// missing header, the directories before the one it was found in for the
+// others). Absent paths are kept under their nearest existing ancestor
+// directory, whose mtime changes when anything is created in it. An unchanged
+// re-run therefore costs one stat per header read plus one per such directory
+// instead of a parse, and any edited header, flag or rule, or header that
+// appears where it would be found, invalidates exactly the TUs it affects.
 #pragma once
 
 #include <optional>

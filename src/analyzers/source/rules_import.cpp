@@ -3,6 +3,7 @@
 #include <clang-c/Index.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "analyzers/source/boxable_types.h"
 #include "analyzers/source/cursor_utils.h"
 #include "analyzers/source/feature_guards.h"
 #include "common/atomic_file.h"
@@ -29,69 +31,82 @@ bool has_stable_headers(const std::string& dir) {
   return fs::is_directory(fs::path(dir) / "torch" / "csrc" / "stable", ec);
 }
 
-std::vector<std::string> stable_header_files(const std::string& dir) {
+std::vector<std::string> stable_header_files(const std::string& dir, const HeaderClassifier& classifier) {
+  // Every header under DIR/torch that rules/api/headers.yaml calls stable:
+  // torch/csrc/stable/**, torch/headeronly/**, the C shims and the generated
+  // c_shim_*.h — whatever a newer torch adds there is read too.
   std::vector<std::string> out;
   std::error_code ec;
   const fs::path root(dir);
-  auto add_dir = [&](const fs::path& d, const std::string& prefix) {
-    for (auto it = fs::directory_iterator(d, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (it->is_regular_file() && name.ends_with(".h") && name.starts_with(prefix)) out.push_back(it->path().string());
-    }
-  };
-  for (const char* f : {"torch/csrc/inductor/aoti_torch/c/shim.h", "torch/csrc/stable/c/shim.h"})
-    if (fs::is_regular_file(root / f, ec)) out.push_back((root / f).string());
-  add_dir(root / "torch/csrc/inductor/aoti_torch/generated", "c_shim_");
-  add_dir(root / "torch/csrc/stable", "");
+  for (auto it = fs::recursive_directory_iterator(root / "torch", ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->path().extension() != ".h") continue;
+    const std::string name = it->path().lexically_relative(root).generic_string();
+    if (classifier.classify(name) == HeaderKind::Stable) out.push_back(it->path().string());
+  }
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
 namespace {
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Records the declarations of one parse of the stable headers. Each is dated
+// by the TORCH_FEATURE_VERSION guards around it (FeatureGuards of its file),
+// not by the target of the parse that saw it.
 struct Importer {
   const HeaderClassifier& classifier;
   TorchVersion baseline;
   std::string dir;
-  CXTranslationUnit tu = nullptr;
-  std::map<std::string, FeatureGuards> guards;
+  const std::map<std::string, FeatureGuards>& guards;  // by absolute path
   std::map<std::string, StableApi> cxx;
   std::map<std::string, ImportedCFunction> c_functions;
   std::set<std::string> headers;
+  bool in_extern_c = false;  // inside a linkage specification (the C shims)
 
   // Include-relative name of a stable header, or "" when `file` is not one.
-  std::string stable_name(CXFile file) {
-    std::string path = take(clang_getFileName(file));
-    path = fs::path(path).lexically_normal().string();
+  std::string stable_name(const std::string& path) {
     std::string name = classifier.torch_name(path, {dir});
     return !name.empty() && classifier.classify(name) == HeaderKind::Stable ? name : std::string();
   }
 
-  std::pair<TorchVersion, bool> since_at(CXFile file, unsigned line) {
-    std::string key = take(clang_getFileName(file));
-    auto it = guards.find(key);
-    if (it == guards.end()) {
-      size_t size = 0;
-      const char* data = clang_getFileContents(tu, file, &size);
-      it = guards.emplace(key, FeatureGuards::scan(std::string_view(data ? data : "", data ? size : 0))).first;
-    }
-    auto g = it->second.required_at(line);
-    if (!g || *g <= baseline) return {baseline, true};
-    return {*g, false};
+  // The lowest release the declaration at `line` exists for; baseline when
+  // the guards set no lower bound above it.
+  std::pair<TorchVersion, bool> since_at(const std::string& path, unsigned line) {
+    auto it = guards.find(path);
+    if (it == guards.end()) return {baseline, true};
+    auto low = it->second.compiled_at(line).lowest();
+    if (!low) return {baseline, true};  // clang compiled what we read as dead: trust clang
+    TorchVersion v = TorchVersion::decode(*low);
+    if (v <= baseline) return {baseline, true};
+    return {v, false};
   }
 
-  void record(std::map<std::string, StableApi>& into, StableApi api) {
-    auto it = into.find(api.name);
-    if (it == into.end()) {
-      into.emplace(api.name, std::move(api));
-      return;
-    }
-    // Overloads: the oldest one decides when the name first became available.
-    StableApi& cur = it->second;
-    if (api.baseline || (!cur.baseline && api.since < cur.since)) {
-      cur.since = api.since;
-      cur.baseline = api.baseline;
+  // Overloads and redeclarations: the oldest one decides when the name first
+  // became available.
+  static bool older(const StableApi& a, const StableApi& than) {
+    return (a.baseline && !than.baseline) || (!a.baseline && !than.baseline && a.since < than.since);
+  }
+
+  void record(StableApi api) {
+    auto it = cxx.find(api.name);
+    if (it == cxx.end()) cxx.emplace(api.name, std::move(api));
+    else if (older(api, it->second)) it->second.since = api.since, it->second.baseline = api.baseline;
+  }
+
+  void record_c(StableApi api, std::string prototype) {
+    auto it = c_functions.find(api.name);
+    if (it == c_functions.end()) {
+      const std::string name = api.name;
+      c_functions.emplace(name, ImportedCFunction{std::move(api), std::move(prototype)});
+    } else if (older(api, it->second.api)) {
+      it->second = ImportedCFunction{std::move(api), std::move(prototype)};
     }
   }
 
@@ -105,6 +120,31 @@ struct Importer {
       p += (i ? ", " : "") + t + (an.empty() ? "" : " " + an);
     }
     return p + ")";
+  }
+
+  // What a using-declaration brings in: "function", "variable" or "type".
+  static std::string using_kind(CXCursor u) {
+    std::string kind = "type";
+    clang_visitChildren(
+        u,
+        [](CXCursor c, CXCursor, CXClientData d) {
+          if (c.kind != CXCursor_OverloadedDeclRef || clang_getNumOverloadedDecls(c) == 0) return CXChildVisit_Continue;
+          switch (clang_getOverloadedDecl(c, 0).kind) {
+            case CXCursor_FunctionDecl:
+            case CXCursor_FunctionTemplate:
+              *static_cast<std::string*>(d) = "function";
+              break;
+            case CXCursor_VarDecl:
+            case CXCursor_EnumConstantDecl:
+              *static_cast<std::string*>(d) = "variable";
+              break;
+            default:
+              break;
+          }
+          return CXChildVisit_Break;
+        },
+        &kind);
+    return kind;
   }
 
   void visit(CXCursor c0, int depth) {
@@ -127,20 +167,24 @@ struct Importer {
     unsigned line = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, nullptr, nullptr);
     if (!file) return;
-    const std::string header = stable_name(file);
+    const std::string path = fs::path(take(clang_getFileName(file))).lexically_normal().string();
+    const std::string header = stable_name(path);
     if (header.empty()) return;
     headers.insert(header);
     if (depth > 8) return;
-    if (c.kind == CXCursor_LinkageSpec) {
+    if (c.kind == CXCursor_LinkageSpec) {  // the shims' `extern "C" {`
+      const bool was = in_extern_c;
+      in_extern_c = true;
       visit(c, depth + 1);
+      in_extern_c = was;
       return;
     }
     const std::string name = spelling(c);
     if (name.empty() || name.starts_with("_")) return;
     if (c.kind == CXCursor_MacroDefinition) {
       if (clang_Cursor_isMacroBuiltin(c)) return;
-      auto [since, base] = since_at(file, line);
-      record(cxx, StableApi{name, since, base, "macro", header});
+      auto [since, base] = since_at(path, line);
+      record(StableApi{name, since, base, "macro", header});
       return;
     }
     if (is_preprocessing_cursor(c)) return;
@@ -152,47 +196,39 @@ struct Importer {
     if (clang_getCXXAccessSpecifier(c) == CX_CXXPrivate || clang_getCXXAccessSpecifier(c) == CX_CXXProtected) return;
     const std::string qualified = qualified_name(c);
     if (qualified.find("(anonymous") != std::string::npos) return;
-    auto [since, base] = since_at(file, line);
+    auto [since, base] = since_at(path, line);
     const bool global = qualified.find("::") == std::string::npos;
     switch (c.kind) {
-      case CXCursor_FunctionDecl:
-        if (global) {
-          auto& e = c_functions[qualified];
-          if (e.api.name.empty() || base || (!e.api.baseline && since < e.api.since)) {
-            e.api = StableApi{qualified, since, base, "function", header};
-            e.prototype = prototype_of(c, qualified);
-          }
-        } else {
-          record(cxx, StableApi{qualified, since, base, "function", header});
-        }
+      case CXCursor_FunctionDecl:  // global C++ functions (deprecated from/to) are C++ API, not C shims
+        if (global && in_extern_c) record_c(StableApi{qualified, since, base, "function", header}, prototype_of(c, qualified));
+        else record(StableApi{qualified, since, base, "function", header});
         return;
       case CXCursor_FunctionTemplate:
-        record(cxx, StableApi{qualified, since, base, global ? "function" : "function", header});
+        record(StableApi{qualified, since, base, "function", header});
         return;
       case CXCursor_CXXMethod:
-        record(cxx, StableApi{qualified, since, base, "method", header});
+        record(StableApi{qualified, since, base, "method", header});
         return;
       case CXCursor_TypedefDecl:
       case CXCursor_TypeAliasDecl:
-        if (global) {
-          auto& e = c_functions[qualified];
-          if (e.api.name.empty()) {
-            e.api = StableApi{qualified, since, base, "type", header};
-            e.prototype = "-";
-          }
-        } else {
-          record(cxx, StableApi{qualified, since, base, "type", header});
-        }
+        if (global) record_c(StableApi{qualified, since, base, "type", header}, "-");
+        else record(StableApi{qualified, since, base, "type", header});
         return;
       case CXCursor_ClassDecl:
       case CXCursor_StructDecl:
       case CXCursor_ClassTemplate:
       case CXCursor_EnumDecl:
-        if (!global) record(cxx, StableApi{qualified, since, base, "type", header});
+        if (!global) record(StableApi{qualified, since, base, "type", header});
         if (c.kind != CXCursor_EnumDecl) visit(c, depth + 1);
         return;
+      case CXCursor_TypeAliasTemplateDecl:
+        record(StableApi{qualified, since, base, "type", header});
+        return;
       case CXCursor_VarDecl:
-        if (!global) record(cxx, StableApi{qualified, since, base, "variable", header});
+        if (!global) record(StableApi{qualified, since, base, "variable", header});
+        return;
+      case CXCursor_UsingDeclaration:  // torch::headeronly::ScalarType is `using c10::ScalarType;`
+        if (!global) record(StableApi{qualified, since, base, using_kind(c), header});
         return;
       default:
         return;
@@ -200,15 +236,63 @@ struct Importer {
   }
 };
 
-std::optional<TorchVersion> read_torch_version(const std::string& dir) {
+// The TORCH_TARGET_VERSION values to parse the headers at, besides their own
+// version (no target), so that every guarded branch is seen by some parse:
+// `#if TORCH_FEATURE_VERSION < 2.10` and the `#else` of `>= 2.13` exist only
+// for older targets. One value per set of versions the newest parse misses;
+// the baseline when the set holds it.
+std::vector<uint64_t> older_targets(const std::map<std::string, FeatureGuards>& guards,
+                                    std::optional<TorchVersion> own, TorchVersion baseline) {
+  std::set<uint64_t> out;
+  for (const auto& [path, g] : guards)
+    for (const VersionSet& s : g.distinct_sets()) {
+      if (s.empty() || (own && s.contains(own->encoded()))) continue;
+      uint64_t pick = s.intervals().back().hi - 1;  // all below the baseline: its newest value
+      for (const auto& i : s.intervals())
+        if (std::max(i.lo, baseline.encoded()) < i.hi) {
+          pick = std::max(i.lo, baseline.encoded());
+          break;
+        }
+      out.insert(pick);
+    }
+  return {out.begin(), out.end()};
+}
+
+// Parses `source` (which #includes every stable header) with `extra` flags
+// and records what it declares into `imp`. Returns clang's error count.
+size_t parse_into(Importer& imp, CXIndex index, const std::string& include_dir, const std::string& virtual_name,
+                  const std::string& source, const std::vector<std::string>& extra) {
+  CXUnsavedFile unsaved{virtual_name.c_str(), source.c_str(), static_cast<unsigned long>(source.size())};
+  std::vector<std::string> args = {"-x", "c++", "-std=c++17", "-I" + imp.dir, "-ferror-limit=0", "-fno-spell-checking", "-w"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  CXTranslationUnit tu = nullptr;
+  CXErrorCode rc = clang_parseTranslationUnit2(
+      index, virtual_name.c_str(), argv.data(), int(argv.size()), &unsaved, 1,
+      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing | CXTranslationUnit_SkipFunctionBodies,
+      &tu);
+  if (rc != CXError_Success || !tu)
+    throw InputError(include_dir, rc == CXError_Crashed ? "libclang crashed while parsing the stable headers"
+                                                        : "libclang could not parse the stable headers");
+  imp.visit(clang_getTranslationUnitCursor(tu), 0);
+  size_t errors = 0;
+  for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) ++errors;
+    clang_disposeDiagnostic(d);
+  }
+  clang_disposeTranslationUnit(tu);
+  return errors;
+}
+
+}  // namespace
+
+std::optional<TorchVersion> installed_torch_version(const std::string& dir) {
   static const std::regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
   static const std::regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
   for (const char* rel : {"torch/headeronly/version.h", "torch/version.h", "torch/csrc/api/include/torch/version.h"}) {
-    std::ifstream in(fs::path(dir) / rel);
-    if (!in) continue;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
+    std::string text = read_text(fs::path(dir) / rel);
     std::smatch a, b;
     if (std::regex_search(text, a, major) && std::regex_search(text, b, minor))
       return TorchVersion{std::stoi(a[1].str()), std::stoi(b[1].str()), 0};
@@ -216,45 +300,59 @@ std::optional<TorchVersion> read_torch_version(const std::string& dir) {
   return std::nullopt;
 }
 
-}  // namespace
-
 ImportedApis import_stable_headers(const std::string& include_dir, const HeaderClassifier& classifier, TorchVersion baseline) {
   const std::string dir = fs::absolute(include_dir).lexically_normal().string();
   if (!has_stable_headers(dir))
     throw InputError(include_dir, "no PyTorch stable headers here (expected torch/csrc/stable/ under this directory)");
-  auto files = stable_header_files(dir);
-  std::string source;
-  for (const auto& f : files) source += "#include \"" + f + "\"\n";
-  const std::string virtual_name = (fs::path(dir) / "torchabi-rules-import.cpp").string();
-  CXUnsavedFile unsaved{virtual_name.c_str(), source.c_str(), static_cast<unsigned long>(source.size())};
-  std::vector<std::string> args = {"-x", "c++", "-std=c++17", "-I" + dir, "-ferror-limit=0", "-fno-spell-checking", "-w"};
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  CXIndex index = clang_createIndex(0, 0);
-  Importer imp{classifier, baseline, dir, nullptr, {}, {}, {}, {}};
-  CXErrorCode rc = clang_parseTranslationUnit2(
-      index, virtual_name.c_str(), argv.data(), int(argv.size()), &unsaved, 1,
-      CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing | CXTranslationUnit_SkipFunctionBodies,
-      &imp.tu);
-  if (rc != CXError_Success || !imp.tu) {
-    clang_disposeIndex(index);
-    throw InputError(include_dir, rc == CXError_Crashed ? "libclang crashed while parsing the stable headers"
-                                                        : "libclang could not parse the stable headers");
-  }
   ImportedApis out;
   out.include_dir = dir;
-  imp.visit(clang_getTranslationUnitCursor(imp.tu), 0);
-  for (unsigned i = 0, n = clang_getNumDiagnostics(imp.tu); i < n; ++i) {
-    CXDiagnostic d = clang_getDiagnostic(imp.tu, i);
-    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) ++out.parse_errors;
-    clang_disposeDiagnostic(d);
+  out.torch_version = installed_torch_version(dir);
+  const auto files = stable_header_files(dir, classifier);
+  std::map<std::string, FeatureGuards> guards;
+  std::string source;
+  for (const auto& f : files) {
+    const FeatureGuards& g = guards.emplace(f, FeatureGuards::scan(read_text(f))).first->second;
+    out.versioned = out.versioned || g.defines_feature_version();
+    source += "#include \"" + f + "\"\n";
   }
-  clang_disposeTranslationUnit(imp.tu);
+  const std::string virtual_name = (fs::path(dir) / "torchabi-rules-import.cpp").string();
+  Importer imp{classifier, baseline, dir, guards, {}, {}, {}, false};
+  CXIndex index = clang_createIndex(0, 0);
+  try {
+    out.parse_errors = parse_into(imp, index, include_dir, virtual_name, source, {});
+    if (out.versioned)
+      for (uint64_t target : older_targets(guards, out.torch_version, baseline)) {
+        char flag[64];
+        std::snprintf(flag, sizeof flag, "-DTORCH_TARGET_VERSION=0x%016llxULL", static_cast<unsigned long long>(target));
+        parse_into(imp, index, include_dir, virtual_name, source, {flag});
+        out.targets_parsed.push_back(TorchVersion::decode(target));
+      }
+  } catch (...) {
+    clang_disposeIndex(index);
+    throw;
+  }
   clang_disposeIndex(index);
-  out.torch_version = read_torch_version(dir);
   for (auto& [name, f] : imp.c_functions) out.c_functions.push_back(std::move(f));
   for (auto& [name, a] : imp.cxx) out.cxx.push_back(std::move(a));
   out.headers.assign(imp.headers.begin(), imp.headers.end());
+  return out;
+}
+
+std::string imported_cxx_tsv(const ImportedApis& apis) {
+  std::vector<const StableApi*> rows;
+  for (const auto& a : apis.cxx) rows.push_back(&a);
+  std::sort(rows.begin(), rows.end(), [](const StableApi* a, const StableApi* b) { return a->name < b->name; });
+  std::string out =
+      "# Stable C++ API of LibTorch (torch::stable, torch::headeronly and the other C++ names and macros\n"
+      "# of the stable headers), one row per name, with the release from which the headers declare it:\n"
+      "# the lowest TORCH_FEATURE_VERSION whose guards compile a declaration of the name ('<=' = the\n"
+      "# stable ABI baseline: a declaration outside any guard, or one kept for older targets such as\n"
+      "# the 2.9 overloads of new_empty under `#if TORCH_FEATURE_VERSION < TORCH_VERSION_2_10_0`).\n"
+      "# Read by `torchabi rules import` from the headers of torch " +
+      (apis.torch_version ? apis.torch_version->str() : std::string("(unknown release)")) +
+      ".\n"
+      "# name\tsince\tkind\theader\n";
+  for (const StableApi* a : rows) out += a->name + "\t" + a->since_label() + "\t" + a->kind + "\t" + a->header + "\n";
   return out;
 }
 
@@ -272,6 +370,10 @@ std::string imported_to_json(const ImportedApis& a) {
   for (const auto& x : a.cxx) j["cxx"].push_back(api_json(x));
   j["headers"] = a.headers;
   j["parse_errors"] = a.parse_errors;
+  j["versioned"] = a.versioned;
+  j["targets_parsed"] = json::array();
+  for (const auto& t : a.targets_parsed) j["targets_parsed"].push_back(t.str());
+  j["format"] = kImportFormat;
   return j.dump();
 }
 
@@ -295,6 +397,9 @@ ImportedApis imported_from_json(const std::string& text) {
     for (const auto& x : j.at("cxx")) a.cxx.push_back(api_from(x));
     a.headers = j.at("headers").get<std::vector<std::string>>();
     a.parse_errors = j.at("parse_errors");
+    if (j.at("format") != kImportFormat) throw std::runtime_error("written by another torchabi version");
+    a.versioned = j.at("versioned");
+    for (const auto& t : j.at("targets_parsed")) a.targets_parsed.push_back(*TorchVersion::parse_dotted(t.get<std::string>()));
     return a;
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("malformed import result: ") + e.what());
@@ -303,10 +408,10 @@ ImportedApis imported_from_json(const std::string& text) {
 
 void merge_imported(StableApiIndex& index, const ImportedApis& apis) {
   auto merged = [&](const StableApi& imported) {
-    // A declaration without a guard was visible for every target; the rules
-    // may still know it arrived later (the symbol, not the declaration).
+    // Without the TORCH_FEATURE_VERSION mechanism nothing is guarded, so a
+    // missing guard does not mean baseline: keep what the rules know.
     StableApi a = imported;
-    if (a.baseline)
+    if (a.baseline && !apis.versioned)
       if (const StableApi* known = index.find(a.name); known && !known->baseline) {
         a.since = known->since;
         a.baseline = false;
@@ -315,6 +420,17 @@ void merge_imported(StableApiIndex& index, const ImportedApis& apis) {
   };
   for (const auto& f : apis.c_functions) index.add(merged(f.api), true);
   for (const auto& x : apis.cxx) index.add(merged(x), true);
+}
+
+// schema/kernel_types.yaml from the imported headers' StableIValue
+// conversions (boxable_types.h); headers that are not PyTorch's leave the
+// base rules' file in place.
+static void add_boxable_types(std::map<std::string, std::string>& files, const std::string& include_dir) {
+  try {
+    BoxableTypes conversions = import_boxable_types(include_dir);
+    if (conversions.found) files["schema/kernel_types.yaml"] = boxable_types_yaml(conversions);
+  } catch (const InputError&) {
+  }
 }
 
 void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, const inputs::RulesSource& base,
@@ -369,6 +485,7 @@ void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, 
     cxx += a.name + "\t" + a.since_label() + "\t" + a.kind + "\t" + a.header + "\n";
   }
   files["api/stable_cxx_apis.tsv"] = cxx;
+  add_boxable_types(files, apis.include_dir);
   files["api/imported.yaml"] = "# Facts in this directory were read from an installed torch by `torchabi rules import`.\n"
                                "include_dir: \"" + apis.include_dir + "\"\n"
                                "torch_version: \"" + (apis.torch_version ? apis.torch_version->str() : "unknown") + "\"\n"

@@ -1,12 +1,17 @@
 // `torchabi rules import --torch-include DIR`: reads an installed torch's
-// stable headers with libclang (the C shim headers, the generated
-// c_shim_*.h, torch/csrc/stable/*.h and what they include from
-// torch/headeronly) and records every stable C function and torch::stable /
-// torch::headeronly C++ API and stable macro, each with the
-// TORCH_FEATURE_VERSION guard that introduces it. The result is written as a
+// stable headers with libclang (every header rules/api/headers.yaml calls
+// stable: torch/csrc/stable/**, torch/headeronly/**, the C shim headers and
+// the generated c_shim_*.h) and records every stable C function and
+// torch::stable / torch::headeronly C++ API and stable macro, each with the
+// release from which the headers declare it: the lowest TORCH_FEATURE_VERSION
+// for which the guards around a declaration compile it (feature_guards.h);
+// for a name with several declarations, the oldest. Declarations that only
+// older targets see (`#if TORCH_FEATURE_VERSION < ...`, `#else` branches)
+// are found by parsing again at such a target. The result is written as a
 // complete rules directory for --rules-dir, so torchabi is never older than
 // the user's PyTorch; lint does the same automatically for the torch include
-// directory in the compile flags.
+// directory in the compile flags, and scripts/build-cxx-rules.sh derives the
+// shipped rules/api/stable_cxx_apis.tsv this way.
 #pragma once
 
 #include <optional>
@@ -35,24 +40,42 @@ struct ImportedApis {
   std::vector<ImportedCFunction> c_functions;
   std::vector<StableApi> cxx;  // C++ names and macros
   std::vector<std::string> headers;  // include-relative names of the headers parsed
-  size_t parse_errors = 0;
+  size_t parse_errors = 0;            // of the parse at the headers' own version
+  // The headers #define TORCH_FEATURE_VERSION: their guards date every API
+  // (a declaration outside any guard is baseline). False for torch <= 2.9.
+  bool versioned = false;
+  std::vector<TorchVersion> targets_parsed;  // older TORCH_TARGET_VERSIONs parsed as well
 };
+
+// Bumped whenever the same headers would import differently (cache keys).
+inline constexpr const char* kImportFormat = "import-v2";
 
 // True when DIR/torch/csrc/stable exists.
 bool has_stable_headers(const std::string& include_dir);
 
 // The stable headers under DIR an import parses, absolute, sorted.
-std::vector<std::string> stable_header_files(const std::string& include_dir);
+std::vector<std::string> stable_header_files(const std::string& include_dir, const HeaderClassifier& classifier);
+
+// The release of the torch installed under DIR, from its version header
+// (TORCH_VERSION_MAJOR / _MINOR); nullopt when there is none.
+std::optional<TorchVersion> installed_torch_version(const std::string& include_dir);
 
 // Throws InputError naming DIR when it holds no stable headers or libclang
 // cannot parse them at all.
 ImportedApis import_stable_headers(const std::string& include_dir, const HeaderClassifier& classifier,
                                    TorchVersion baseline);
 
+// The C++ names and macros as the headers alone date them, in the format of
+// rules/api/stable_cxx_apis.tsv (sorted by name): what
+// scripts/build-cxx-rules.sh ships as that file.
+std::string imported_cxx_tsv(const ImportedApis& apis);
+
 std::string imported_to_json(const ImportedApis& apis);
 ImportedApis imported_from_json(const std::string& json);  // throws std::runtime_error
 
-// Overlays the imported facts on an index (imported guards win).
+// Overlays the imported facts on an index. Dates from versioned headers win;
+// from headers without TORCH_FEATURE_VERSION, where nothing is guarded, a
+// later release the index knows for a name is kept.
 void merge_imported(StableApiIndex& index, const ImportedApis& apis);
 
 // Writes `base` with the imported facts merged into api/stable_c_functions.tsv

@@ -138,3 +138,26 @@ TEST(LibraryReport, UnknownShimAndNoTorch) {
   EXPECT_FALSE(p.subjects[0].floor);
   EXPECT_TRUE(p.findings.empty());
 }
+
+TEST(LibraryReport, BackendShimImportsSayWhichBuildTheyNeed) {
+  // Every catalog function libtorch_cuda defines (read from the rules, not named here).
+  std::vector<std::string> cuda;
+  for (const auto& f : inputs::ApiCatalog::current().c_functions())
+    if (!f.is_type && f.library == "libtorch_cuda" && f.build_condition == "USE_CUDA") cuda.push_back(f.name);
+  ASSERT_GT(cuda.size(), 6u);
+  ElfImageSpec s;
+  s.symbols = {{"aoti_torch_get_sizes"}};
+  for (const auto& n : cuda) s.symbols.push_back({n});
+  findings::Report r = report(s);
+  ASSERT_EQ(r.subjects.size(), 1u);
+  EXPECT_EQ(r.subjects[0].verdict, "STABLE");
+  EXPECT_TRUE(r.findings.empty());  // all known: no binary-unknown-shim
+  EXPECT_NE(r.subjects[0].loads_on.find(", built with USE_CUDA"), std::string::npos) << r.subjects[0].loads_on;
+  std::string need;
+  for (const auto& [k, v] : r.subjects[0].facts)
+    if (k == "needs a build with") need = v;
+  EXPECT_TRUE(need.starts_with("USE_CUDA (libtorch_cuda): " + cuda[0])) << need;
+  EXPECT_TRUE(need.ends_with(" and " + std::to_string(cuda.size() - 5) + " more")) << need;
+  // A library of common shims alone needs no particular build.
+  EXPECT_EQ(report(stable_212()).subjects[0].loads_on, "PyTorch >= 2.12");
+}

@@ -111,3 +111,35 @@ TEST(SymbolClassifier, RootsDecideWhatIsDemangled) {
   EXPECT_EQ(no_c10.classify("_ZN3c103fooIiEEvv").kind, SymbolKind::Other);
   EXPECT_EQ(with_c10.classify("_ZN3c103fooIiEEvv").kind, SymbolKind::UnstableCxx);
 }
+
+// torch/headeronly defines code in namespace c10 (rules/api/headeronly_cxx.tsv,
+// derived from the real headers by scripts/headeronly-cxx.py): where it lives
+// decides, not its namespace.
+TEST(SymbolClassifier, HeaderOnlyC10CodeIsStable) {
+  auto to_string = classifier().classify("_ZN3c108toStringENS_10ScalarTypeE", true);
+  EXPECT_EQ(to_string.kind, SymbolKind::StableCxx);
+  EXPECT_TRUE(to_string.header_only);
+  EXPECT_EQ(to_string.demangled, "c10::toString(c10::ScalarType)");
+  // An overload of the same name declared in c10/core/Backend.h is not.
+  auto backend = classifier().classify("_ZN3c108toStringENS_7BackendE");
+  EXPECT_EQ(backend.kind, SymbolKind::UnstableCxx);
+  EXPECT_FALSE(backend.header_only);
+  EXPECT_EQ(kind("_ZN3c1011elementSizeENS_10ScalarTypeE"), SymbolKind::UnstableCxx);
+  // A class defined there: its members, typeinfo and vtable.
+  EXPECT_EQ(kind("_ZNK3c104HalfcvfEv"), SymbolKind::StableCxx);  // c10::Half::operator float() const
+  EXPECT_EQ(kind("_ZTIN3c104HalfE"), SymbolKind::StableCxx);     // typeinfo for c10::Half
+  EXPECT_EQ(kind("_ZN3c108BFloat16C1Ef"), SymbolKind::StableCxx);
+  // Instances of its function templates, unless they mention unstable types.
+  EXPECT_EQ(kind("_ZN3c10mlIfEENS_7complexIT_EERKS3_S5_"), SymbolKind::StableCxx);  // operator*<float>(complex...)
+  EXPECT_EQ(kind("_ZN3c10lsIlEERSoS1_NS_8ArrayRefIT_EE"), SymbolKind::UnstableCxx);  // operator<< <long>(ArrayRef)
+  // Local entities of its functions.
+  EXPECT_EQ(kind("_ZZN3c108toStringENS_10ScalarTypeEE5names"), SymbolKind::StableCxx);
+  EXPECT_EQ(kind("_ZZN3c108toStringENS_7BackendEE5names"), SymbolKind::UnstableCxx);
+  // Unstable code elsewhere in c10 stays unstable.
+  EXPECT_EQ(kind("_ZN3c106detail14torchCheckFailEPKcS2_jS2_"), SymbolKind::UnstableCxx);
+}
+
+TEST(SymbolClassifier, WithoutHeaderOnlyDataC10IsUnstableByNamespace) {
+  SymbolClassifier bare(inputs::ApiCatalog::current(), {"at", "c10", "caffe2", "torch"});
+  EXPECT_EQ(bare.classify("_ZN3c108toStringENS_10ScalarTypeE").kind, SymbolKind::UnstableCxx);
+}

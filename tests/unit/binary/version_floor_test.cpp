@@ -55,3 +55,33 @@ TEST(VersionFloor, RaiseKeepsTheNewer) {
   merged.raise_to(VersionFloor{});
   EXPECT_EQ(merged.label(), "2.10");
 }
+
+namespace {
+
+// The first catalog function whose build_condition is `condition` (read from
+// the catalog, so the test follows the rules rather than naming functions).
+ShimImport with_condition(const std::string& condition, size_t skip = 0) {
+  for (const auto& f : inputs::ApiCatalog::current().c_functions())
+    if (!f.is_type && f.build_condition == condition && skip-- == 0) return {f.name, &f};
+  ADD_FAILURE() << "no catalog function needs " << condition;
+  static inputs::CFunction none;
+  return {"", &none};
+}
+
+}  // namespace
+
+TEST(BuildNeeds, NoneWhenEveryImportIsInEveryBuild) {
+  EXPECT_TRUE(binary::compute_build_needs({imp("aoti_torch_get_sizes"), with_condition("-")}).empty());
+}
+
+TEST(BuildNeeds, BackendShimsNeedTheirBuildAndLibrary) {
+  auto a = with_condition("USE_CUDA"), b = with_condition("USE_CUDA", 1), c = with_condition("USE_XPU");
+  auto needs = binary::compute_build_needs({imp("aoti_torch_get_sizes"), a, c, b});
+  ASSERT_EQ(needs.size(), 2u);
+  EXPECT_EQ(needs[0].condition, "USE_CUDA");
+  EXPECT_EQ(needs[0].library, "libtorch_cuda");
+  EXPECT_EQ(needs[0].imports, (std::vector<std::string>{a.symbol, b.symbol}));
+  EXPECT_EQ(needs[1].condition, "USE_XPU");
+  EXPECT_EQ(needs[1].library, "libtorch_xpu");
+  EXPECT_EQ(needs[1].imports, (std::vector<std::string>{c.symbol}));
+}

@@ -1,5 +1,11 @@
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
+#include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
 
@@ -62,4 +68,61 @@ TEST(RulesSource, DirectoryAndEmbeddedAgree) {
   EXPECT_EQ(dir.list("checks/"), emb.list("checks/"));
   EXPECT_EQ(dir.read("api/stable_c_functions.tsv"), emb.read("api/stable_c_functions.tsv"));
   EXPECT_FALSE(emb.read("no/such/file"));
+}
+
+TEST(ApiCatalog, SaysWhichBackendAndLibraryProvideEachShim) {
+  const auto& cat = ApiCatalog::current();
+  size_t per_backend = 0;
+  for (const auto& f : cat.c_functions()) {
+    if (f.is_type) continue;
+    // torchgen's per-backend shims: aoti_torch_<backend>_<op>, from that backend's library.
+    for (const char* b : {"cpu", "cuda", "mps", "xpu", "aten"})
+      if (f.name.starts_with(std::string("aoti_torch_") + b + "_") && f.header.find("/generated/") != std::string::npos) {
+        ++per_backend;
+        EXPECT_EQ(f.backend, b) << f.name;
+      }
+    if (f.backend == "cuda") {
+      EXPECT_EQ(f.library, "libtorch_cuda") << f.name;
+      EXPECT_TRUE(f.build_condition.starts_with("USE_CUDA")) << f.name;
+    } else if (f.backend == "xpu") {
+      EXPECT_EQ(f.library, "libtorch_xpu") << f.name;
+      EXPECT_TRUE(f.build_condition.starts_with("USE_XPU")) << f.name;
+    } else if (f.backend == "mps") {
+      EXPECT_EQ(f.library, "libtorch_cpu") << f.name;  // MPS builds put it there
+      EXPECT_TRUE(f.build_condition.starts_with("USE_MPS")) << f.name;
+    } else if (f.backend == "-") {
+      EXPECT_TRUE(f.header.starts_with("torch/headeronly/")) << f.name << " has no provider";
+    } else {
+      EXPECT_EQ(f.library, "libtorch_cpu") << f.name;
+    }
+  }
+  EXPECT_GT(per_backend, 0u);
+}
+
+TEST(ApiCatalog, RulesWithoutTheProviderColumnsStillLoad) {
+  namespace fs = std::filesystem;
+  std::string dir = (fs::temp_directory_path() / "torchabi-rules-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  fs::create_directories(dir + "/api");
+  for (const char* f : {"api/releases.yaml", "api/namespaces.yaml"})
+    fs::copy_file(std::string(TORCHABI_SOURCE_DIR) + "/rules/" + f, dir + "/" + f);
+  std::ofstream(dir + "/api/stable_c_functions.tsv")
+      << "# name\tsince\tkind\tdlopen_export\theader\tprototype\n"
+      << "aoti_torch_x\t2.11.0\tfunction\tno\tshim.h\tint32_t aoti_torch_x()\n";
+  auto cat = ApiCatalog::load(RulesSource::directory(dir));
+  const CFunction* x = cat.find_c("aoti_torch_x");
+  ASSERT_NE(x, nullptr);
+  EXPECT_EQ(x->since, (torchabi::TorchVersion{2, 11, 0}));
+  EXPECT_EQ(x->backend, "-");
+  EXPECT_EQ(x->library, "-");
+  EXPECT_EQ(x->build_condition, "-");
+
+  std::ofstream(dir + "/api/stable_c_functions.tsv") << "aoti_torch_x\t2.11.0\tfunction\tno\tshim.h\t-\tcpu\n";
+  try {
+    ApiCatalog::load(RulesSource::directory(dir));
+    ADD_FAILURE() << "7 columns were accepted";
+  } catch (const torchabi::InputError& e) {
+    EXPECT_EQ(e.input(), "api/stable_c_functions.tsv:1");
+  }
+  fs::remove_all(dir);
 }

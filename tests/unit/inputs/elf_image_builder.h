@@ -1,6 +1,6 @@
 // Test helper: builds small, valid ELF64 shared-object images in memory
-// (ELF header, .dynstr, .dynsym, .gnu.version, .dynamic, .shstrtab and the
-// section header table), so tests can describe the symbols they need and then
+// (ELF header, .dynstr, .dynsym, .gnu.version, .dynamic, .shstrtab, optional
+// .gnu.version_d / .gnu.version_r and the section header table), so tests can describe the symbols they need and then
 // damage exactly the field they want to test. Our own code, for tests only.
 #pragma once
 
@@ -22,6 +22,13 @@ struct ElfSymbolSpec {
   uint16_t versym = 1;  // VER_NDX_GLOBAL
 };
 
+// Versions a library requires of one DT_NEEDED library (.gnu.version_r).
+struct ElfVersionNeedSpec {
+  std::string file;
+  std::vector<std::string> versions;
+  bool weak = false;
+};
+
 struct ElfImageSpec {
   uint16_t machine = EM_X86_64;
   uint16_t type = ET_DYN;
@@ -29,13 +36,20 @@ struct ElfImageSpec {
   std::vector<std::string> needed;
   std::string soname;
   bool with_versym = true;
+  // .gnu.version_d: index 1 is the base version (named after the soname),
+  // these get indices 2, 3, ...; .gnu.version_r entries take the indices
+  // after them, in order. Empty: no such section.
+  std::vector<std::string> version_defs;
+  std::vector<ElfVersionNeedSpec> version_needs;
 };
 
 struct ElfImage {
   std::vector<std::byte> bytes;
   size_t dynsym_offset = 0;  // first Elf64_Sym (the null symbol)
   size_t shdr_offset = 0;    // section header table
-  enum Section { kNull, kDynstr, kDynsym, kVersym, kDynamic, kShstrtab, kCount };
+  size_t verdef_offset = 0;  // first Elf64_Verdef, when version_defs were given
+  size_t verneed_offset = 0; // first Elf64_Verneed, when version_needs were given
+  enum Section { kNull, kDynstr, kDynsym, kVersym, kDynamic, kShstrtab, kVerdef, kVerneed, kCount };
 
   Elf64_Ehdr& ehdr() { return *reinterpret_cast<Elf64_Ehdr*>(bytes.data()); }
   Elf64_Shdr& shdr(Section s) { return reinterpret_cast<Elf64_Shdr*>(bytes.data() + shdr_offset)[s]; }
@@ -66,7 +80,52 @@ inline ElfImage build_elf(const ElfImageSpec& spec) {
   for (const auto& n : spec.needed) dyn.push_back({DT_NEEDED, {add_str(n)}});
   if (!spec.soname.empty()) dyn.push_back({DT_SONAME, {add_str(spec.soname)}});
   dyn.push_back({DT_NULL, {0}});
-  static const char kShstr[] = "\0.dynstr\0.dynsym\0.gnu.version\0.dynamic\0.shstrtab\0";
+
+  // Version tables, each entry followed by its one (verdef) or all (verneed) aux entries.
+  std::string verdef, verneed;
+  auto put = [](std::string& to, const auto& v) { to.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  size_t verdef_count = 0, verneed_count = 0;
+  uint16_t next_index = 2;
+  if (!spec.version_defs.empty()) {
+    std::vector<std::string> names = {spec.soname.empty() ? "lib.so" : spec.soname};
+    names.insert(names.end(), spec.version_defs.begin(), spec.version_defs.end());
+    for (size_t i = 0; i < names.size(); ++i) {
+      Elf64_Verdef vd{};
+      vd.vd_version = VER_DEF_CURRENT;
+      vd.vd_flags = i == 0 ? VER_FLG_BASE : 0;
+      vd.vd_ndx = uint16_t(i + 1);
+      vd.vd_cnt = 1;
+      vd.vd_aux = sizeof(Elf64_Verdef);
+      vd.vd_next = i + 1 < names.size() ? sizeof(Elf64_Verdef) + sizeof(Elf64_Verdaux) : 0;
+      Elf64_Verdaux aux{add_str(names[i]), 0};
+      put(verdef, vd);
+      put(verdef, aux);
+    }
+    verdef_count = names.size();
+    next_index = uint16_t(names.size() + 1);
+  }
+  for (size_t n = 0; n < spec.version_needs.size(); ++n) {
+    const auto& need = spec.version_needs[n];
+    Elf64_Verneed vn{};
+    vn.vn_version = VER_NEED_CURRENT;
+    vn.vn_cnt = uint16_t(need.versions.size());
+    vn.vn_file = add_str(need.file);
+    vn.vn_aux = sizeof(Elf64_Verneed);
+    vn.vn_next = n + 1 < spec.version_needs.size()
+                     ? uint32_t(sizeof(Elf64_Verneed) + need.versions.size() * sizeof(Elf64_Vernaux))
+                     : 0;
+    put(verneed, vn);
+    for (size_t k = 0; k < need.versions.size(); ++k) {
+      Elf64_Vernaux aux{};
+      aux.vna_flags = need.weak ? VER_FLG_WEAK : 0;
+      aux.vna_other = next_index++;
+      aux.vna_name = add_str(need.versions[k]);
+      aux.vna_next = k + 1 < need.versions.size() ? sizeof(Elf64_Vernaux) : 0;
+      put(verneed, aux);
+    }
+    ++verneed_count;
+  }
+  static const char kShstr[] = "\0.dynstr\0.dynsym\0.gnu.version\0.dynamic\0.shstrtab\0.gnu.version_d\0.gnu.version_r\0";
   const std::string shstrtab(kShstr, sizeof kShstr - 1);
 
   ElfImage img;
@@ -87,6 +146,10 @@ inline ElfImage build_elf(const ElfImageSpec& spec) {
   align(8);
   const size_t dynamic_off = append(dyn.data(), dyn.size() * sizeof(Elf64_Dyn));
   const size_t shstr_off = append(shstrtab.data(), shstrtab.size());
+  align(8);
+  img.verdef_offset = append(verdef.data(), verdef.size());
+  align(8);
+  img.verneed_offset = append(verneed.data(), verneed.size());
   align(8);
   img.shdr_offset = b.size();
   b.resize(b.size() + ElfImage::kCount * sizeof(Elf64_Shdr));
@@ -129,6 +192,13 @@ inline ElfImage build_elf(const ElfImageSpec& spec) {
       sizeof(Elf64_Dyn), 8);
   set(ElfImage::kShstrtab, 39, SHT_STRTAB, shstr_off, shstrtab.size(), 0, 0, 1);
   img.shdr(ElfImage::kShstrtab).sh_flags = 0;
+  // Absent version tables stay as empty PROGBITS sections nobody reads.
+  set(ElfImage::kVerdef, 49, verdef.empty() ? SHT_PROGBITS : SHT_GNU_verdef, img.verdef_offset, verdef.size(),
+      verdef.empty() ? 0 : ElfImage::kDynstr, 0, 8);
+  img.shdr(ElfImage::kVerdef).sh_info = uint32_t(verdef_count);
+  set(ElfImage::kVerneed, 64, verneed.empty() ? SHT_PROGBITS : SHT_GNU_verneed, img.verneed_offset, verneed.size(),
+      verneed.empty() ? 0 : ElfImage::kDynstr, 0, 8);
+  img.shdr(ElfImage::kVerneed).sh_info = uint32_t(verneed_count);
   return img;
 }
 

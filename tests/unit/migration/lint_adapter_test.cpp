@@ -159,6 +159,27 @@ TEST(LintAdapter, AFixInsideAMacroDefinitionIsManual) {
   EXPECT_NE(uses[0].note.find("macro definition"), std::string::npos);
 }
 
+TEST(LintAdapter, ExpansionsOfAProjectMacroCountOnceAtItsDefinition) {
+  // Lint reports TORCH_CHECK at each expansion of CHECK, with the fix-it in
+  // CHECK's #define: the work is that one (manual) edit.
+  const std::string text = "#define CHECK(c) TORCH_CHECK(c)\nvoid f(int a) {\n  CHECK(a);\n  CHECK(a + 1);\n}\n";
+  auto file = put_file(scratch_dir(), "b.cpp", text);
+  Report r;
+  r.add(finding("source-unstable-macro", file, 3, 3, "TORCH_CHECK", fix_at(file, 17, 28, "STD_TORCH_CHECK")));
+  r.add(finding("source-unstable-macro", file, 4, 3, "TORCH_CHECK", fix_at(file, 17, 28, "STD_TORCH_CHECK")));
+  // A definition that is never expanded is a note, not a use.
+  Finding note = finding("source-unstable-macro", file, 1, 18, "TORCH_LIBRARY");
+  note.severity = torchabi::findings::Severity::Note;
+  r.add(note);
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].api, "TORCH_CHECK");
+  EXPECT_EQ(uses[0].location.line, 1u);
+  EXPECT_EQ(uses[0].location.column, 18u);
+  EXPECT_EQ(uses[0].disposition, Disposition::Manual);
+  EXPECT_NE(uses[0].note.find("macro definition"), std::string::npos);
+}
+
 TEST(LintAdapter, UsesThatFollowAnotherRewriteCountAsIt) {
   auto file = put_file(scratch_dir(), "a.cpp", "at::Tensor x; x.dim(); AT_DISPATCH_FLOATING_TYPES(x, \"n\", f);\n");
   auto other = put_file(scratch_dir(), "b.cpp", "y.dim();\n");

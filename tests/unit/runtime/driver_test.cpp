@@ -6,7 +6,10 @@
 
 #include <regex>
 
+#include "analyzers/runtime/driver/extension_imports.h"
+#include "analyzers/runtime/driver/standins.h"
 #include "common/input_error.h"
+#include "inputs/rules_source.h"
 #include "driver_test_support.h"
 
 namespace {
@@ -15,6 +18,7 @@ using runtime_test::run;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::IsSupersetOf;
 
 // Addresses differ between runs; everything else in a message is stable.
 std::vector<std::string> normalized(const runtime_test::Run& r) {
@@ -150,12 +154,25 @@ TEST(RuntimeDriver, Unimplemented) {
                           "bad_unimplemented::conv threw: aoti_torch_convolution failed"));
 }
 
+// The handles a kernel puts on a dispatcher call's stack are libtorch's from
+// the call on, even when the op then fails: an ATen op the runtime does not
+// implement must not make them look leaked.
+TEST(RuntimeDriver, UnimplementedAtenOpTakesOverItsArgumentsLikeLibtorch) {
+  EXPECT_THAT(run("bad_unimplemented_aten").lines,
+              ElementsAre("runtime-unimplemented-shim | bad_unimplemented_aten::lgamma | smoke call: called "
+                          "aten::lgamma through torch_call_dispatcher, which the reference runtime does not implement "
+                          "(it took over the arguments, as libtorch does)",
+                          "runtime-kernel-exception | bad_unimplemented_aten::lgamma | smoke call: the kernel of "
+                          "bad_unimplemented_aten::lgamma threw: aten::lgamma failed"));
+}
+
 TEST(RuntimeDriver, SecondLibraryForANamespace) {
   auto r = run("bad_registration");
   ASSERT_EQ(r.lines.size(), 1u);
   EXPECT_THAT(r.lines[0], HasSubstr("runtime-bad-registration |  | while loading: a second "
                                     "STABLE_TORCH_LIBRARY(bad_registration, ...) ("));
-  EXPECT_THAT(r.lines[0], HasSubstr("PyTorch allows one per namespace and fails this one; use "
+  EXPECT_THAT(r.lines[0], HasSubstr("PyTorch allows one per namespace and fails this one, and StableLibrary goes "
+                                    "on with a handle that was never set, so loading crashes in libtorch; use "
                                     "STABLE_TORCH_LIBRARY_FRAGMENT (in aoti_torch_library_init_def)"));
   EXPECT_EQ(r.subject().verdict, "FAILED");
 }
@@ -289,9 +306,28 @@ TEST(RuntimeDriver, ReleaseOutsideTheCatalogIsAnInputError) {
 namespace {
 
 TEST(RuntimeDriver, TorchLibrariesInDtNeededAreSatisfiedByStandIns) {
+  // The fixture names plain and versioned torch sonames, as pip and Debian builds link them.
+  auto needed = torchabi::runtime_driver::read_extension_imports(runtime_test::fixture("linked_to_libtorch")).needed;
+  EXPECT_THAT(needed, IsSupersetOf({"libtorch.so", "libtorch_cpu.so.2.99", "libc10.so.2.99", "libshm.so.2.99"}));
   auto r = run("linked_to_libtorch");
   EXPECT_THAT(r.lines, IsEmpty());
   EXPECT_EQ(r.subject().verdict, "PASSED");
+  EXPECT_EQ(r.fact("calls"), "1 smoke call: 1 passed, 0 failed");
+}
+
+TEST(RuntimeDriver, EveryTorchSonameGetsAStandInAndNothingElse) {
+  using torchabi::runtime_driver::torch_library_names;
+  const auto& rules = torchabi::inputs::RulesSource::embedded();
+  std::vector<std::string> torch = {
+      "libtorch.so",           "libtorch.so.2.14",       "libtorch_cpu.so",        "libtorch_cpu.so.2.14",
+      "libtorch_cpu.so.2.14.1", "libtorch_cuda.so",      "libtorch_python.so.2.14", "libtorch_global_deps.so",
+      "libc10.so",             "libc10.so.2.14",         "libc10_cuda.so",         "libc10_cuda.so.3.0",
+      "libshm.so",             "libshm.so.2.14"};
+  EXPECT_EQ(torch_library_names(torch, rules), torch);
+  std::vector<std::string> other = {"libc.so.6",        "libstdc++.so.6",   "libtorchvision.so", "libtorchaudio.so",
+                                    "libc10x.so",       "libshmem.so",      "libtorch_cpu.so.x", "mylibtorch.so",
+                                    "libtorch_cpu.so.2.14.debug"};
+  EXPECT_THAT(torch_library_names(other, rules), IsEmpty());
 }
 
 }  // namespace

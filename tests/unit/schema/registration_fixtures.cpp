@@ -4,7 +4,11 @@
 #include <filesystem>
 #include <map>
 
+#include <fstream>
+#include <sstream>
+
 #include "analyzers/source/header_classifier.h"
+#include "real_torch.h"
 #include "inputs/compile_db_args.h"
 #include "inputs/rules_source.h"
 
@@ -23,6 +27,11 @@ const RegistrationRun& run_fixture(const std::string& relative) {
   std::vector<std::string> flags = {"-std=c++17"};
   if (fs::exists(fs::path(dir) / "legacy")) {
     flags.push_back("-I/usr/include/torch/csrc/api/include");
+  } else if (fs::exists(fs::path(dir) / "real-torch")) {
+    // PyTorch's real headers, with the flags the file lists (a TORCH_TARGET_VERSION).
+    flags.push_back("-I" + test::real_torch_include());
+    std::ifstream in(fs::path(dir) / "real-torch");
+    for (std::string flag; in >> flag;) flags.push_back(flag);
   } else {
     flags.push_back("-I" + fixture_dir("include"));
   }

@@ -2,7 +2,9 @@
 // fixtures/schema/<rule>/<fires|clean>/: every *.cpp is a translation unit,
 // parsed against the stand-in stable headers in fixtures/schema/include, or,
 // when the directory holds a file named `legacy`, against Debian's
-// libtorch-dev headers. Results are cached per directory for the test run.
+// libtorch-dev headers, or, when it holds `real-torch` (the extra flags, one
+// or more a line), against PyTorch's real headers (tests/support/real_torch.h;
+// callers skip when they are absent). Results are cached per directory for the test run.
 #pragma once
 
 #include <string>

@@ -118,5 +118,16 @@ INSTANTIATE_TEST_SUITE_P(
                       TORCHBIND("torchbind-op-missing-fake")),
     name_of);
 
+TEST(RegistrationExtraction, AnUnreadableDefMakesAMissingDefANote) {
+  // m.def(schema_of("scaled").c_str()): the def cannot be read, so the impl of
+  // 'dynamic::scaled' may well be its impl.
+  const auto& run = run_fixture("schema-impl-without-def/unread");
+  ASSERT_EQ(count_rule(run, "schema-impl-without-def"), 1u) << describe(run);
+  const auto* f = first(run, "schema-impl-without-def");
+  EXPECT_EQ(f->severity, findings::Severity::Note);
+  ASSERT_FALSE(f->notes.empty());
+  EXPECT_NE(f->notes[0].find("could not be read"), std::string::npos) << f->notes[0];
+}
+
 }  // namespace
 }  // namespace torchabi::schema

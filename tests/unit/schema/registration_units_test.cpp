@@ -63,24 +63,94 @@ TEST(CppStringLiteral, DecodesAndMapsEveryByte) {
   EXPECT_FALSE(decode_cpp_string_literal("\"unterminated"));
 }
 
-TEST(KernelTypes, StableFormsAndReleases) {
+bool fits(const KernelTypes& t, const std::string& schema_type, Flow flow, const std::string& cpp,
+          const source::BoxableTypes& conv, const std::string& spelled = "") {
+  return t.match(type_of(schema_type), flow, cpp, spelled.empty() ? cpp : spelled, conv).ok;
+}
+
+TEST(KernelTypes, StableFormsFromPyTorchsConversions) {
   KernelTypes t = KernelTypes::load(rules());
-  TypeForms tensor = t.stable(type_of("Tensor"));
-  EXPECT_EQ(tensor.cpp, std::vector<std::string>{"torch::stable::Tensor"});
-  EXPECT_EQ(tensor.since->str(), "2.9");
-  TypeForms opt = t.stable(type_of("int?"));
-  EXPECT_EQ(opt.cpp, std::vector<std::string>{"std::optional<int64_t>"});
-  TypeForms list = t.stable(type_of("Tensor?[]"));
+  const source::BoxableTypes& py = t.fallback();
+  TypeForms tensor = t.stable(type_of("Tensor"), Flow::Param, py);
+  ASSERT_FALSE(tensor.cpp.empty());
+  EXPECT_EQ(tensor.cpp.front(), "torch::stable::Tensor");
+  EXPECT_TRUE(matches_form("AtenTensorOpaque*", tensor.cpp)) << "the owning handle the slot holds";
+  EXPECT_FALSE(tensor.since) << "Tensor's conversion is unguarded";
+  TypeForms opt = t.stable(type_of("int?"), Flow::Param, py);
+  ASSERT_FALSE(opt.cpp.empty());
+  EXPECT_EQ(opt.cpp.front(), "std::optional<int64_t>");
+  TypeForms list = t.stable(type_of("Tensor?[]"), Flow::Param, py);
   EXPECT_TRUE(matches_form("std::vector<std::optional<torch::stable::Tensor>>", list.cpp));
-  EXPECT_TRUE(matches_form("torch::headeronly::HeaderOnlyArrayRef<std::optional<torch::stable::Tensor>>", list.cpp));
-  EXPECT_EQ(list.since->str(), "2.10");  // lists came with 2.10
-  EXPECT_NE(t.stable(type_of("Scalar")).unsupported.find("double"), std::string::npos);
-  EXPECT_FALSE(t.stable(type_of("SymInt[]")).unsupported.empty());
-  EXPECT_FALSE(t.stable(type_of("(int, int)")).unsupported.empty());
+  EXPECT_TRUE(matches_form("c10::HeaderOnlyArrayRef<std::optional<torch::stable::Tensor>>", list.cpp));
+  ASSERT_TRUE(list.since);
+  EXPECT_EQ(list.since->str(), "2.10");  // std::vector's conversion is guarded by 2.10
+  EXPECT_NE(t.stable(type_of("Scalar"), Flow::Param, py).unsupported.find("double"), std::string::npos);
+  EXPECT_FALSE(t.stable(type_of("SymInt[]"), Flow::Param, py).unsupported.empty());
+  EXPECT_FALSE(t.stable(type_of("(int, int)"), Flow::Param, py).unsupported.empty());
 
   auto s = std::get<FunctionSchema>(parse_schema("f() -> (Tensor a, int b)"));
-  TypeForms rets = t.stable_returns(s.returns);
-  EXPECT_EQ(rets.cpp, std::vector<std::string>{"std::tuple<torch::stable::Tensor, int64_t>"});
+  TypeForms rets = t.stable_returns(s.returns, py);
+  ASSERT_FALSE(rets.cpp.empty());
+  EXPECT_EQ(rets.cpp.front(), "std::tuple<torch::stable::Tensor, int64_t>");
+}
+
+TEST(KernelTypes, WhatTorchBoxAndTheConversionsAccept) {
+  KernelTypes t = KernelTypes::load(rules());
+  const source::BoxableTypes& py = t.fallback();
+  // TORCH_BOX stores a HeaderOnlyArrayRef parameter as a std::vector (UnboxType)...
+  EXPECT_TRUE(fits(t, "int[]", Flow::Param, "c10::HeaderOnlyArrayRef<int64_t>", py));
+  EXPECT_TRUE(fits(t, "int[]?", Flow::Param, "std::optional<c10::HeaderOnlyArrayRef<int64_t>>", py));
+  EXPECT_TRUE(fits(t, "int[]", Flow::Param, "std::vector<int64_t>", py));
+  // ... but to<HeaderOnlyArrayRef<T>> does not exist, while from() takes one.
+  EXPECT_FALSE(fits(t, "int[]", Flow::To, "c10::HeaderOnlyArrayRef<int64_t>", py));
+  EXPECT_TRUE(fits(t, "int[]", Flow::From, "c10::HeaderOnlyArrayRef<int64_t>", py));
+  // std::string_view only as a parameter, and not inside an optional.
+  EXPECT_TRUE(fits(t, "str", Flow::Param, "std::string_view", py));
+  EXPECT_FALSE(fits(t, "str", Flow::From, "std::string_view", py));
+  EXPECT_FALSE(fits(t, "str?", Flow::Param, "std::optional<std::string_view>", py));
+  // Integers go through the conversions' catch-all; a float would be read as a double's bits.
+  EXPECT_TRUE(fits(t, "int", Flow::From, "unsigned int", py));
+  EXPECT_TRUE(fits(t, "DeviceIndex", Flow::From, "int", py));
+  EXPECT_TRUE(fits(t, "int", Flow::Param, "int8_t", py));
+  EXPECT_FALSE(fits(t, "float", Flow::Param, "float", py));
+  EXPECT_FALSE(fits(t, "int", Flow::Param, "double", py));
+  EXPECT_TRUE(fits(t, "ScalarType?", Flow::Param, "std::optional<c10::ScalarType>", py));
+  EXPECT_TRUE(fits(t, "Device", Flow::Param, "torch::stable::Device", py));
+  EXPECT_FALSE(fits(t, "Device", Flow::Param, "c10::Device", py));
+  // A raw StableIValue parameter takes the slot as it is.
+  EXPECT_TRUE(fits(t, "Device", Flow::Param, "uint64_t", py, "StableIValue"));
+  EXPECT_FALSE(fits(t, "Device", Flow::Param, "uint64_t", py));
+
+  auto returns = [](const std::string& r) { return std::get<FunctionSchema>(parse_schema("f() -> " + r)).returns; };
+  EXPECT_TRUE(t.match_returns(returns("(str[], int)"), "std::tuple<std::vector<std::string>, int64_t>", py).ok);
+  EXPECT_TRUE(t.match_returns(returns("Tensor"), "std::tuple<torch::stable::Tensor>", py).ok);
+  EXPECT_TRUE(t.match_returns(returns("()"), "void", py).ok);
+  EXPECT_FALSE(t.match_returns(returns("(Tensor, Tensor)"), "torch::stable::Tensor", py).ok);
+  EXPECT_FALSE(t.match_returns(returns("(Tensor, Tensor)"), "std::tuple<torch::stable::Tensor>", py).ok);
+  StableMatch list = t.match_returns(returns("Tensor[]"), "std::vector<torch::stable::Tensor>", py);
+  ASSERT_TRUE(list.ok);
+  ASSERT_TRUE(list.since);
+  EXPECT_EQ(list.since->str(), "2.10");
+}
+
+TEST(KernelTypes, OnlyWhatTheGivenHeadersConvert) {
+  KernelTypes t = KernelTypes::load(rules());
+  // Headers built for an old target: no list or string conversions, no UnboxType.
+  source::BoxableTypes old = source::parse_boxable_types_yaml(R"(
+catch_all: true
+from: [{type: "torch::stable::Tensor"}, {type: "std::optional<$T>"}, {type: "c10::ScalarType"}]
+to: [{type: "torch::stable::Tensor"}, {type: "std::optional<$T>"}, {type: "c10::ScalarType"}]
+tuple_returns: {type: "std::tuple<$T...>"}
+)",
+                                                             "old headers");
+  EXPECT_TRUE(fits(t, "Tensor?", Flow::Param, "std::optional<torch::stable::Tensor>", old));
+  EXPECT_FALSE(fits(t, "int[]", Flow::Param, "std::vector<int64_t>", old));
+  EXPECT_FALSE(fits(t, "str", Flow::Param, "std::string", old));
+  EXPECT_NE(t.stable(type_of("int[]"), Flow::Param, old).unsupported, "");
+  // A newer one adding a conversion is followed, whatever torchabi's rules say.
+  source::BoxableTypes newer = t.fallback();
+  newer.to.push_back({"c10::complex<double>", TorchVersion{2, 99, 0}});
+  EXPECT_FALSE(fits(t, "Scalar", Flow::Param, "c10::complex<double>", newer)) << "complex is not Scalar's C++ type";
 }
 
 TEST(KernelTypes, LegacyForms) {
@@ -179,6 +249,30 @@ TEST(RegistrationChecks, DefAndImplMeetAcrossTranslationUnits) {
   EXPECT_EQ(count(typo, "schema-def-without-impl"), 1u);
 }
 
+TEST(RegistrationChecks, OnAPartialViewWhatIsMissingIsANote) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  std::vector<TuRegistrations> only_impl = {implementing_tu("/p/b.cpp", "f")};
+  auto whole = check_registrations(only_impl, env, /*whole_project=*/true);
+  ASSERT_EQ(count(whole, "schema-impl-without-def"), 1u);
+  EXPECT_FALSE(whole.findings[0].severity) << "the rule's own severity (error)";
+  auto partial = check_registrations(only_impl, env, /*whole_project=*/false);
+  ASSERT_EQ(count(partial, "schema-impl-without-def"), 1u);
+  EXPECT_EQ(partial.findings[0].severity, findings::Severity::Note);
+  ASSERT_FALSE(partial.findings[0].notes.empty());
+  EXPECT_NE(partial.findings[0].notes[0].find("-p BUILD_DIR"), std::string::npos) << partial.findings[0].notes[0];
+
+  auto def_only = check_registrations({defining_tu("/p/a.cpp", "f(Tensor x) -> Tensor")}, env, false);
+  ASSERT_EQ(count(def_only, "schema-def-without-impl"), 1u);
+  EXPECT_EQ(def_only.findings[0].severity, findings::Severity::Note);
+  // Two defs that were both seen are a duplicate whatever was not linted.
+  auto dup = check_registrations({defining_tu("/p/a.cpp", "f(Tensor x) -> Tensor"),
+                                  defining_tu("/p/d.cpp", "f(Tensor x, int n) -> Tensor"), implementing_tu("/p/c.cpp", "f")},
+                                 env, false);
+  ASSERT_EQ(count(dup, "schema-duplicate-def"), 1u);
+  for (const auto& f : dup.findings)
+    if (f.rule == "schema-duplicate-def") EXPECT_FALSE(f.severity);
+}
+
 TEST(RegistrationChecks, AHeaderSeenByTwoTranslationUnitsIsNotADuplicate) {
   RegistrationEnv env = RegistrationEnv::load(rules());
   // The same block (same file and line) reached from two TUs.
@@ -194,16 +288,69 @@ TEST(RegistrationChecks, AHeaderSeenByTwoTranslationUnitsIsNotADuplicate) {
   EXPECT_EQ(count(dup, "schema-duplicate-def"), 1u);
 }
 
-TEST(RegistrationChecks, TypeNewerThanTheTargetRelease) {
+TuRegistrations boxing_tu(const std::string& file, const std::string& name, std::vector<CppType> params,
+                          const std::string& target) {
+  TuRegistrations tu = implementing_tu(file, name);
+  tu.target_version = target;
+  KernelRef& k = tu.impls[0].kernel;
+  k.form = KernelRef::Form::TorchBox;
+  k.function = "kernel";
+  k.where = at(file, 2);
+  k.signature = CppSignature{{"Tensor", "torch::stable::Tensor"}, std::move(params), {}, true};
+  return tu;
+}
+
+TEST(RegistrationChecks, AConversionNewerThanTheTargetIsReportedAtTheKernel) {
   RegistrationEnv env = RegistrationEnv::load(rules());
+  const std::string schema = "f(Tensor x, Device d) -> Tensor";
+  const CppType tensor{"Tensor", "torch::stable::Tensor"}, device{"Device", "torch::stable::Device"};
   auto old_target = check_registrations(
-      {defining_tu("/p/a.cpp", "f(Tensor x, Device d) -> Tensor", "2.9"), implementing_tu("/p/b.cpp", "f")}, env);
-  ASSERT_EQ(count(old_target, "boxed-unsupported-type"), 1u);
+      {defining_tu("/p/a.cpp", schema, "2.9"), boxing_tu("/p/b.cpp", "f", {tensor, device}, "2.9")}, env);
+  ASSERT_EQ(old_target.findings.size(), 1u);
+  EXPECT_EQ(old_target.findings[0].rule, "boxed-unsupported-type");
+  EXPECT_EQ(old_target.findings[0].location.file, "/p/b.cpp") << "reported at the kernel";
   EXPECT_NE(old_target.findings[0].message.find("needs PyTorch 2.10"), std::string::npos)
       << old_target.findings[0].message;
   auto new_target = check_registrations(
-      {defining_tu("/p/a.cpp", "f(Tensor x, Device d) -> Tensor", "2.10"), implementing_tu("/p/b.cpp", "f")}, env);
-  EXPECT_EQ(count(new_target, "boxed-unsupported-type"), 0u);
+      {defining_tu("/p/a.cpp", schema, "2.10"), boxing_tu("/p/b.cpp", "f", {tensor, device}, "2.10")}, env);
+  EXPECT_TRUE(new_target.findings.empty()) << new_target.findings[0].message;
+  // PyTorch's own 2.9 tests take a Device as the raw StableIValue: nothing to convert.
+  auto raw = check_registrations({defining_tu("/p/a.cpp", schema, "2.9"),
+                                  boxing_tu("/p/b.cpp", "f", {tensor, {"StableIValue", "uint64_t"}}, "2.9")},
+                                 env);
+  EXPECT_TRUE(raw.findings.empty()) << raw.findings[0].message;
+  // A def alone says nothing about how its kernels take the value.
+  auto def_only = check_registrations({defining_tu("/p/a.cpp", schema, "2.9"), implementing_tu("/p/b.cpp", "f")}, env);
+  EXPECT_EQ(count(def_only, "boxed-unsupported-type"), 0u);
+}
+
+TEST(RegistrationChecks, TheTranslationUnitsOwnConversionsDecide) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  const std::string schema = "f(Tensor x, str s) -> Tensor";
+  const CppType tensor{"Tensor", "torch::stable::Tensor"}, str{"std::string_view", "std::string_view"};
+  // Headers without UnboxType<std::string_view> nor a string conversion (older than 2.10).
+  TuRegistrations old_headers = boxing_tu("/p/b.cpp", "f", {tensor, str}, "");
+  old_headers.boxable = source::parse_boxable_types_yaml(R"(
+torch_version: "2.9"
+catch_all: true
+from: [{type: "torch::stable::Tensor"}, {type: "std::optional<$T>"}]
+to: [{type: "torch::stable::Tensor"}, {type: "std::optional<$T>"}]
+tuple_returns: null
+)",
+                                                         "test");
+  auto o = check_registrations({defining_tu("/p/a.cpp", schema), old_headers}, env);
+  ASSERT_EQ(o.findings.size(), 1u);
+  EXPECT_EQ(o.findings[0].rule, "boxed-unsupported-type");
+  EXPECT_NE(o.findings[0].message.find("headers in use (PyTorch 2.9)"), std::string::npos) << o.findings[0].message;
+  // With PyTorch's conversions (stand-in headers: kernel_types.yaml) it fits.
+  auto fallback = check_registrations({defining_tu("/p/a.cpp", schema), boxing_tu("/p/b.cpp", "f", {tensor, str}, "")}, env);
+  EXPECT_TRUE(fallback.findings.empty()) << fallback.findings[0].message;
+  // A wrong C++ type is a signature mismatch whatever the headers.
+  auto wrong = check_registrations(
+      {defining_tu("/p/a.cpp", schema), boxing_tu("/p/b.cpp", "f", {tensor, {"double", "double"}}, "")}, env);
+  ASSERT_EQ(wrong.findings.size(), 1u);
+  EXPECT_EQ(wrong.findings[0].rule, "boxed-signature-mismatch");
+  EXPECT_NE(wrong.findings[0].message.find("std::string"), std::string::npos) << wrong.findings[0].message;
 }
 
 TEST(RegistrationChecks, DeviceBackendCoverage) {

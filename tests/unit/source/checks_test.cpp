@@ -3,7 +3,11 @@
 // matter for each rule (replacement, fix, chain, version).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "test_helpers.h"
+#include "real_torch.h"
 
 namespace torchabi::source::test {
 namespace {
@@ -112,10 +116,12 @@ TEST(UnstableApiClean, StableCodeHasNoFindings) {
   EXPECT_EQ(r.subject.verdict, "STABLE");
 }
 
-TEST(UnstableMacro, ExpansionsAndProjectMacroDefinitions) {
-  TuResult r = lint_file(lint_fixture("source-unstable-macro/fires.cpp"));
-  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{4, 27}, {7, 3}, {9, 16}}));
-  // The uses of CHECK_POSITIVE and TORCH_CHECK's expansion are not reported again.
+TEST(UnstableMacro, ExpansionsIncludingThoseOfAProjectMacro) {
+  const std::string cpp = lint_fixture("source-unstable-macro/fires.cpp");
+  TuResult r = lint_file(cpp);
+  // CHECK_POSITIVE is reported where it is expanded (8:3), not at its #define.
+  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{7, 3}, {8, 3}, {9, 16}}));
+  // TORCH_CHECK's expansion through CHECK_POSITIVE is not reported again as API.
   EXPECT_TRUE(positions(r, "source-unstable-api").empty());
   const findings::Finding* check = find_finding(r, "source-unstable-macro", 7, 3);
   ASSERT_NE(check, nullptr);
@@ -128,11 +134,121 @@ TEST(UnstableMacro, ExpansionsAndProjectMacroDefinitions) {
   ASSERT_TRUE(error->fix.has_value());
   EXPECT_EQ(text_at(*error->fix), "AT_ERROR(");
   EXPECT_EQ(error->fix->replacement, "STD_TORCH_CHECK(false, ");
+  // Through the project macro: named, with the rewrite in its #define (line 4).
+  const findings::Finding* through = find_finding(r, "source-unstable-macro", 8, 3);
+  ASSERT_NE(through, nullptr);
+  EXPECT_EQ(through->location.symbol, "TORCH_CHECK");
+  EXPECT_FALSE(through->severity.has_value());
+  EXPECT_NE(through->message.find("macro CHECK_POSITIVE expands to unstable PyTorch macro TORCH_CHECK"),
+            std::string::npos) << through->message;
+  ASSERT_TRUE(through->fix.has_value());
+  EXPECT_EQ(through->fix->file, cpp);
+  EXPECT_EQ(text_at(*through->fix), "TORCH_CHECK");
+  const std::string before_fix = read_file(cpp).substr(0, through->fix->begin_offset);
+  EXPECT_EQ(std::count(before_fix.begin(), before_fix.end(), '\n'), 3);  // on line 4, in the #define
+  EXPECT_NE(through->help.find("definition of CHECK_POSITIVE (" + cpp + ":4)"), std::string::npos) << through->help;
+}
+
+TEST(UnstableMacro, ChainOfProjectMacrosIsNamedAtTheExpansion) {
+  const std::string dir = lint_fixture("source-unstable-macro");
+  TuResult r = lint_file(dir + "/legacy_build.cpp");
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(positions(r, "source-unstable-macro", dir + "/legacy_build.cpp"), (Positions{{8, 3}}));
+  const findings::Finding* f = find_finding(r, "source-unstable-macro", 8, 3);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("(MYEXT_CHECK_POSITIVE -> MYEXT_CHECK -> TORCH_CHECK)"), std::string::npos) << f->message;
+  ASSERT_EQ(f->notes.size(), 2u);
+  EXPECT_EQ(f->notes[0], "MYEXT_CHECK_POSITIVE is defined at " + dir + "/registration.h:11");
+  EXPECT_EQ(f->notes[1], "MYEXT_CHECK is defined at " + dir + "/registration.h:10");
+  ASSERT_TRUE(f->fix.has_value());
+  EXPECT_EQ(f->fix->file, dir + "/registration.h");
+  EXPECT_EQ(text_at(*f->fix), "TORCH_CHECK");
+  // TORCH_LIBRARY_EXPAND is not expanded in this build: a note at its #define, no error.
+  EXPECT_EQ(positions(r, "source-unstable-macro", dir + "/registration.h"), (Positions{{6, 37}}));
+  const findings::Finding* note = find_finding(r, "source-unstable-macro", 6, 37);
+  ASSERT_NE(note, nullptr);
+  ASSERT_TRUE(note->severity.has_value());
+  EXPECT_EQ(*note->severity, findings::Severity::Note);
+  EXPECT_EQ(note->location.symbol, "TORCH_LIBRARY");
+  EXPECT_NE(note->message.find("TORCH_LIBRARY_EXPAND"), std::string::npos) << note->message;
+  EXPECT_FALSE(note->fix.has_value());
+  EXPECT_TRUE(positions(r, "source-unstable-api").empty());
+}
+
+TEST(UnstableMacro, StableBuildOfADualBuildHeaderHasOnlyANoteWithRealHeaders) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string dir = lint_fixture("source-unstable-macro");
+  TuResult r = lint_file(dir + "/stable_build.cpp", {"-I", ::torchabi::test::real_torch_include()}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  for (const auto& f : r.findings) {
+    ASSERT_TRUE(f.severity.has_value()) << f.rule << " " << f.location.line << ": " << f.message;
+    EXPECT_EQ(*f.severity, findings::Severity::Note) << f.rule << ": " << f.message;
+  }
+  // TORCH_LIBRARY_EXPAND and MYEXT_CHECK are defined but not expanded: notes.
+  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{6, 37}, {10, 32}}));
+  EXPECT_EQ(r.subject.verdict, "STABLE");
 }
 
 TEST(UnstableMacro, StableMacroIsClean) {
   TuResult r = lint_file(lint_fixture("source-unstable-macro/clean.cpp"));
   EXPECT_TRUE(r.findings.empty());
+}
+
+// torch/headeronly defines c10::ScalarType, c10::toString(ScalarType),
+// c10::Half, ... in namespace c10: where a declaration lives decides.
+TEST(HeaderOnlyC10, UsesThroughHeaderOnlyHeadersAreStableWithRealHeaders) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  TuResult r = lint_file(lint_fixture("headeronly_c10/stable.cpp"), {"-I", ::torchabi::test::real_torch_include()}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  for (const auto& f : r.findings) ADD_FAILURE() << f.rule << " " << f.location.line << ":" << f.location.column << " " << f.message;
+  EXPECT_EQ(r.subject.verdict, "STABLE");
+}
+
+TEST(HeaderOnlyC10, ThroughUnstableHeadersOnlyTheC10OnlyCodeIsUnstable) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string cpp = lint_fixture("headeronly_c10/mixed.cpp");
+  TuResult r = lint_file(cpp, {"-I", ::torchabi::test::real_torch_include()}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(positions(r, "source-unstable-include"), (Positions{{5, 1}, {6, 1}, {7, 1}}));
+  // c10::Backend and its toString overload (c10/core/Backend.h), c10::elementSize
+  // (c10/core/ScalarType.h); not c10::ScalarType, toString(ScalarType),
+  // c10::is_complex (a using-declaration of torch::headeronly's) or c10::complex.
+  EXPECT_EQ(positions(r, "source-unstable-api"), (Positions{{10, 26}, {10, 51}, {11, 49}}));
+  const findings::Finding* to_string = find_finding(r, "source-unstable-api", 10, 51);
+  ASSERT_NE(to_string, nullptr);
+  ASSERT_FALSE(to_string->notes.empty());
+  EXPECT_NE(to_string->notes[0].find("c10/core/Backend.h"), std::string::npos) << to_string->notes[0];
+}
+
+TEST(HeaderOnlyC10, FunctionRedeclaredInAnUnstableHeaderIsStable) {
+  // Our own stand-in layout: an unstable header declares again a function a
+  // header-only header defines, and adds an alias of its own.
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("redecl_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "inc/torch/headeronly");
+  std::filesystem::create_directories(dir / "inc/c10");
+  std::ofstream(dir / "inc/torch/headeronly/thing.h")
+      << "#pragma once\nnamespace c10 { inline int twice(int v) { return 2 * v; } struct Thing { int v; }; }\n";
+  std::ofstream(dir / "inc/c10/thing.h")
+      << "#pragma once\n#include <torch/headeronly/thing.h>\nnamespace c10 { int twice(int); using ThingAlias = Thing; }\n";
+  const std::string cpp = (dir / "use.cpp").string();
+  std::ofstream(cpp) << "#include <c10/thing.h>\nint g() { c10::Thing t{1}; c10::ThingAlias a{2}; return c10::twice(t.v + a.v); }\n";
+  TuResult r = lint_file(cpp, {"-I", (dir / "inc").string()}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(positions(r, "source-unstable-include"), (Positions{{1, 1}}));
+  // c10::twice lives in torch/headeronly, whichever declaration the call found;
+  // the alias exists only in the unstable header.
+  EXPECT_EQ(positions(r, "source-unstable-api"), (Positions{{2, 28}}));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(HeaderOnlyC10, TokenLevelLeavesHeaderOnlyNamesAlone) {
+  const std::string cpp = lint_fixture("headeronly_c10/partial.cpp");
+  TuResult r = lint_file(cpp, {}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_EQ(positions(r, "source-parse-incomplete").size(), 1u);
+  EXPECT_NE(find_finding(r, "source-unstable-api", 6, 32), nullptr);  // at::Tensor
+  EXPECT_EQ(find_finding(r, "source-unstable-api", 6, 1), nullptr);   // c10::ScalarType
+  EXPECT_EQ(find_finding(r, "source-unstable-api", 8, 1), nullptr);   // c10::Half
 }
 
 TEST(TargetImplausible, HexWithDecimalMinorShowsIntendedValue) {
@@ -253,7 +369,8 @@ TEST(TokenLevel, QualifiedNamesAndMacrosAreFoundWithoutTheirHeaders) {
                         "}\n";
   TuResult r = lint_file(cpp, {}, false);
   EXPECT_EQ(positions(r, "source-unstable-include"), (Positions{{1, 1}}));
-  EXPECT_EQ(positions(r, "source-unstable-api"), (Positions{{2, 1}, {2, 14}}));
+  // x.dim(): x was declared at::Tensor in the tokens of the declaration clang dropped (template_use_check.cpp).
+  EXPECT_EQ(positions(r, "source-unstable-api"), (Positions{{2, 1}, {2, 14}, {3, 15}}));
   EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{3, 3}}));
   EXPECT_EQ(positions(r, "source-parse-incomplete").size(), 1u);
 }

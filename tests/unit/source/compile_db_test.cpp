@@ -8,6 +8,7 @@
 
 #include "common/input_error.h"
 #include "inputs/compile_db_args.h"
+#include "inputs/cuda_installation.h"
 #include "inputs/compile_db_reader.h"
 
 namespace torchabi::inputs {
@@ -108,8 +109,14 @@ TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
   EXPECT_FALSE(contains(a.args, "-gencode"));
   EXPECT_FALSE(contains(a.args, "arch=compute_80,code=sm_80"));
   EXPECT_TRUE(contains(a.dropped, "--expt-relaxed-constexpr"));
-  EXPECT_TRUE(a.cuda_without_sdk);
-  EXPECT_TRUE(contains(a.args, "-nocudainc"));
+  // nvcc has no --cuda-path: the installation is that of the nvcc, when clang can use it.
+  const auto cuda = find_cuda_installation({}, "/usr/local/cuda/bin/nvcc");
+  EXPECT_EQ(a.cuda_without_sdk, !cuda.found.has_value());
+  if (cuda.found) {
+    EXPECT_TRUE(contains(a.args, "--cuda-path=" + cuda.found->root)) << a.cuda;
+  } else {
+    EXPECT_TRUE(contains(a.args, "-nocudainc"));
+  }
 }
 
 TEST(CompileArgs, ResponseFilesAreExpandedAndAMissingOneIsNamed) {

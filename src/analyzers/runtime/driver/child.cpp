@@ -7,6 +7,7 @@
 #include "analyzers/runtime/driver/event_findings.h"
 #include "analyzers/runtime/driver/fault_handler.h"
 #include "analyzers/runtime/driver/registrations.h"
+#include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "analyzers/runtime/shim/control.h"
 #include "common/input_error.h"
@@ -47,11 +48,13 @@ void run_child(const ChildPlan& plan) {
   config.abi_version = plan.abi_version;
   runtime.configure(config);
   runtime.set_aten_signatures(plan.aten);
+  runtime.set_schema_lookup(plan.aten_lookup);
   install_fault_handlers(fd, runtime.stacks());
 
-  for (const auto& p : plan.preload) {
-    if (!dlopen(p.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
-      send(fd, {{"t", "runtime_error"}, {"message", std::string("cannot load a stand-in library: ") + dlerror()}});
+  for (const auto& soname : plan.standins) {
+    std::string error = load_standin(plan.standin_template, soname);
+    if (!error.empty()) {
+      send(fd, {{"t", "runtime_error"}, {"message", error}});
       finish(fd, 3);
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/shim/op_table.h"
 #include "analyzers/runtime/shim/value.h"
 
 namespace torchabi::runtime_driver {
@@ -18,8 +19,10 @@ struct ChildPlan {
   std::string runtime_library;           // libtorchabi-runtime-X.Y.so
   uint64_t abi_version = 0;              // what aoti_torch_abi_version() reports
   std::vector<runtime::OpSignature> aten;
+  runtime::SchemaLookup aten_lookup;     // every other ATen op (make_aten_schema_lookup)
   const CaseFile* cases = nullptr;       // null: smoke mode
-  std::vector<std::string> preload;      // stand-ins for the torch libraries the extension names
+  std::string standin_template;          // libtorchabi-standin.so (see standins.h)
+  std::vector<std::string> standins;     // sonames of the torch libraries the extension names
   size_t start = 0;                      // first planned call to run
   bool report_load = true;               // send what was registered (the first child only)
   int event_fd = -1;

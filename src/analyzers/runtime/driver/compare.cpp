@@ -40,46 +40,71 @@ bool close(double got, double want, Tolerance tol) {
   return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want);
 }
 
-void compare_tensor(size_t j, const rt::Tensor& got, const YAML::Node& spec, const std::string& where,
+void compare_tensor(const std::string& label, const rt::Tensor& got, const YAML::Node& spec, const std::string& where,
                     std::vector<Mismatch>& out) {
-  const std::string label = "output " + std::to_string(j);
-  if (!spec.IsMap()) {
-    // A bare list or number: compare values (and the shape they imply).
-    YAML::Node wrapped(YAML::NodeType::Map);
-    wrapped["values"] = spec;
-    return compare_tensor(j, got, wrapped, where, out);
-  }
-  if (YAML::Node d = spec["dtype"]) {
-    int32_t want;
-    if (!rt::dtype_from_name(d.Scalar(), want)) throw InputError(where, "unknown dtype '" + d.Scalar() + "'");
-    if (want != got->dtype) {
-      out.push_back({label + " has dtype " + rt::dtype_info(got->dtype).name + ", expected " +
-                         rt::dtype_info(want).name, {}});
-      return;
+  // A bare list or number stands for `values` (and the shape they imply).
+  const bool bare = !spec.IsMap();
+  if (!bare) {
+    if (YAML::Node d = spec["dtype"]) {
+      int32_t want;
+      if (!rt::dtype_from_name(d.Scalar(), want)) throw InputError(where, "unknown dtype '" + d.Scalar() + "'");
+      if (want != got->dtype) {
+        out.push_back({label + " has dtype " + rt::dtype_info(got->dtype).name + ", expected " +
+                           rt::dtype_info(want).name, {}});
+        return;
+      }
     }
   }
-  YAML::Node values = spec["values"];
-  if (spec["shape"] || values) {
-    // The expectation as a float64 tensor (values) or an empty one (shape only).
-    YAML::Node want_spec(YAML::NodeType::Map);
-    if (spec["shape"]) want_spec["shape"] = spec["shape"];
+  // Copies, never assignments: assigning yaml-cpp nodes merges their documents' memory.
+  const YAML::Node none(YAML::NodeType::Undefined);
+  const YAML::Node values = bare ? spec : spec["values"];
+  const YAML::Node shape_node = bare ? none : spec["shape"];
+  const bool has_shape = !bare && shape_node;
+  rt::Tensor want;
+  if (has_shape || values) {
+    // The expectation as a float64 tensor (values) or only a shape.
+    std::vector<int64_t> shape;
+    std::vector<double> vals;
     if (values) {
-      want_spec["values"] = values;
-      want_spec["dtype"] = "float64";
+      if (values.IsScalar()) vals = {values.as<double>()};  // a number: a 0-dim tensor
+      else vals = flat_values(values, shape, where + ", expected " + label);
     }
-    rt::Tensor want = tensor_from_yaml(want_spec, where + ", expected " + label);
+    if (has_shape) {
+      if (!shape_node.IsSequence()) throw InputError(where, "'shape' of " + label + " must be a list of sizes");
+      shape.clear();
+      for (const auto& x : shape_node) shape.push_back(x.as<int64_t>());
+    }
+    int64_t numel = 1;
+    for (auto d : shape) numel *= d;
+    if (values && static_cast<int64_t>(vals.size()) != numel)
+      throw InputError(where, "the expected " + label + " gives " + std::to_string(vals.size()) +
+                                  " values for a shape of " + std::to_string(numel) + " elements");
+    want = rt::make_tensor(shape, rt::dtype::kFloat64);
+    for (int64_t i = 0; i < numel && values; ++i) rt::write_double(*want, i, vals[static_cast<size_t>(i)]);
     if (want->sizes != got->sizes) {
       out.push_back({label + " has shape " + shape_str(got->sizes) + ", expected " + shape_str(want->sizes), {}});
       return;
     }
+  }
+  if (const YAML::Node st = bare ? none : spec["strides"]) {
+    // The layout the kernel gave its output (extensions walk data by strides).
+    std::vector<int64_t> want_strides;
+    if (!st.IsSequence()) throw InputError(where, "'strides' of " + label + " must be a list");
+    for (const auto& x : st) want_strides.push_back(x.as<int64_t>());
+    if (want_strides != got->strides) {
+      out.push_back({label + " has strides " + shape_str(got->strides) + ", expected " + shape_str(want_strides), {}});
+      return;
+    }
+  }
+  if (want) {
     if (!values) return;
     if (!got->storage) {
       out.push_back({label + " is a meta tensor; it has no values to compare", {}});
       return;
     }
     Tolerance tol = default_tolerance(got->dtype);
-    if (spec["rtol"]) tol.rtol = spec["rtol"].as<double>();
-    if (spec["atol"]) tol.atol = spec["atol"].as<double>();
+    if (!bare && spec["rtol"]) tol.rtol = spec["rtol"].as<double>();
+    if (!bare && spec["atol"]) tol.atol = spec["atol"].as<double>();
     int64_t bad = 0, worst = -1;
     double worst_diff = -1;
     for (int64_t i = 0; i < got->numel(); ++i) {
@@ -123,7 +148,7 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
     const Value& got = actual[j];
     const std::string label = "output " + std::to_string(j);
     switch (got.kind) {
-      case Value::Kind::Tensor: compare_tensor(j, got.tensor, spec, where, out); break;
+      case Value::Kind::Tensor: compare_tensor(label, got.tensor, spec, where, out); break;
       case Value::Kind::Int:
       case Value::Kind::Double:
       case Value::Kind::Bool: {
@@ -141,6 +166,18 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
         out.push_back({label + " is None, expected a value", {}});
         break;
       case Value::Kind::List: {
+        if (sig.returns[j].type.elem().kind == rt::TypeKind::Tensor) {  // Tensor[]: each item as a tensor
+          if (!spec.IsSequence()) throw InputError(where, "the expected " + label + " must be a list of tensors");
+          if (spec.size() != got.list.size()) {
+            out.push_back({label + " has " + std::to_string(got.list.size()) + " items, expected " +
+                               std::to_string(spec.size()), {}});
+            break;
+          }
+          for (size_t k = 0; k < got.list.size(); ++k)
+            if (spec[k] && !spec[k].IsNull())
+              compare_tensor(label + "[" + std::to_string(k) + "]", got.list[k].tensor, spec[k], where, out);
+          break;
+        }
         Value want = value_from_yaml(spec, sig.returns[j].type, where + ", expected " + label);
         if (want.list.size() != got.list.size()) {
           out.push_back({label + " has " + std::to_string(got.list.size()) + " items, expected " +

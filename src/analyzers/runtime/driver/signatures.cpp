@@ -1,6 +1,8 @@
 #include "analyzers/runtime/driver/signatures.h"
 
+#include <memory>
 #include <sstream>
+#include <unordered_map>
 
 #include "analyzers/schema/parser.h"
 #include "analyzers/schema/printer.h"
@@ -154,6 +156,33 @@ std::vector<OpSignature> load_aten_signatures(const inputs::RulesSource& rules) 
     out.push_back(std::get<OpSignature>(sig));
   }
   return out;
+}
+
+runtime::SchemaLookup make_aten_schema_lookup(const inputs::RulesSource& rules) {
+  // name.overload -> schema text, filled on the first lookup (most runs never ask).
+  auto text = std::make_shared<std::optional<std::string>>(rules.read("schema/aten_ops.tsv"));
+  auto index = std::make_shared<std::unordered_map<std::string, std::string>>();
+  return [text, index](const std::string& name, const std::string& overload) -> std::optional<OpSignature> {
+    const std::string prefix = "aten::";
+    if (!*text || name.rfind(prefix, 0) != 0) return std::nullopt;
+    if (index->empty()) {
+      std::istringstream in(**text);
+      std::string line;
+      while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const size_t tab = line.rfind('\t');
+        std::string schema_text = tab == std::string::npos ? line : line.substr(tab + 1);
+        std::string key = schema_text.substr(0, schema_text.find('('));
+        if (key.find('.') == std::string::npos) key += ".";
+        (*index)[key] = schema_text;
+      }
+    }
+    auto it = index->find(name.substr(prefix.size()) + "." + overload);
+    if (it == index->end()) return std::nullopt;
+    auto sig = signature_from_schema(it->second, "aten");
+    if (auto* s = std::get_if<OpSignature>(&sig)) return *s;
+    return std::nullopt;
+  };
 }
 
 }  // namespace torchabi::runtime_driver

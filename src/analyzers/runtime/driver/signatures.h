@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "analyzers/runtime/shim/op_table.h"
 #include "analyzers/runtime/shim/value.h"
 #include "analyzers/schema/ast.h"
 
@@ -27,5 +28,11 @@ OpSignature signature_from_ast(const schema::FunctionSchema& fs, const std::stri
 
 // Throws InputError when a row of the rules file does not parse.
 std::vector<OpSignature> load_aten_signatures(const inputs::RulesSource& rules);
+
+// The schema of any ATen op (rules/schema/aten_ops.tsv), parsed when first
+// asked for: the runtime's dispatcher needs it to take over the arguments of
+// an op it does not implement, as libtorch would. Ops of other namespaces and
+// rows that do not parse give nullopt.
+runtime::SchemaLookup make_aten_schema_lookup(const inputs::RulesSource& rules);
 
 }  // namespace torchabi::runtime_driver

@@ -23,6 +23,7 @@
 #include "analyzers/runtime/driver/extension_imports.h"
 #include "analyzers/runtime/driver/run_extension.h"
 #include "analyzers/runtime/driver/signatures.h"
+#include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
 #include "findings/rule_registry.h"
@@ -450,12 +451,10 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   plan.runtime_library = locate_runtime_library(version, opts.runtime_dir);
   plan.abi_version = version.encoded();
   plan.aten = load_aten_signatures(inputs::RulesSource::current());
+  plan.aten_lookup = make_aten_schema_lookup(inputs::RulesSource::current());
   plan.cases = cases ? &*cases : nullptr;
-  fs::path standins = fs::path(plan.runtime_library).parent_path() / "standins";
-  for (const auto& n : imports.needed) {
-    std::error_code ec;
-    if (fs::is_regular_file(standins / n, ec)) plan.preload.push_back((standins / n).string());
-  }
+  plan.standins = torch_library_names(imports.needed, inputs::RulesSource::current());
+  plan.standin_template = (fs::path(plan.runtime_library).parent_path() / "libtorchabi-standin.so").string();
 
   report.subjects.push_back({});
   findings::Subject& subject = report.subjects.back();

@@ -87,6 +87,13 @@ void fill_tensor(const Tensor& t, const std::vector<double>& vals) {
 
 }  // namespace
 
+std::vector<double> flat_values(const YAML::Node& n, std::vector<int64_t>& implied_shape, const std::string& where) {
+  std::vector<double> out;
+  implied_shape.clear();
+  flatten(n, 0, implied_shape, out, where);
+  return out;
+}
+
 Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where) {
   int32_t dtype = rt::dtype::kFloat32;
   std::vector<int64_t> shape;

@@ -22,6 +22,11 @@ using runtime::Value;
 Value value_from_yaml(const YAML::Node& n, const TypeDesc& t, const std::string& where);
 Tensor tensor_from_yaml(const YAML::Node& n, const std::string& where);
 
+// The numbers of a (nested) `values` list, flattened, and the shape the nesting
+// implies. Reads `n` in place: building new YAML nodes out of a big case file's
+// nodes would merge the whole file's node memory into them each time.
+std::vector<double> flat_values(const YAML::Node& n, std::vector<int64_t>& implied_shape, const std::string& where);
+
 // Arguments in schema order; a missing argument takes its schema default.
 std::vector<Value> case_arguments(const YAML::Node& inputs, const OpSignature& sig, const std::string& where);
 

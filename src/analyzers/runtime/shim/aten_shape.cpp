@@ -43,6 +43,7 @@ std::vector<int64_t> infer_size(std::vector<int64_t> size, int64_t numel) {
 // Strides for viewing `t` as `size` without copying, if they exist (the
 // chunk-matching algorithm ATen uses for view()).
 std::optional<std::vector<int64_t>> view_strides(const TensorImpl& t, const std::vector<int64_t>& size) {
+  if (t.numel() == 0 && t.sizes == size) return t.strides;
   if (t.numel() == 0 || t.sizes.empty()) return contiguous_strides(size);
   std::vector<int64_t> out(size.size());
   int64_t view_d = static_cast<int64_t>(size.size()) - 1;
@@ -70,13 +71,7 @@ std::optional<std::vector<int64_t>> view_strides(const TensorImpl& t, const std:
 
 }  // namespace
 
-int64_t wrap_dim(int64_t dim, int64_t ndim) {
-  int64_t n = std::max<int64_t>(ndim, 1);
-  if (dim < -n || dim >= n)
-    throw std::invalid_argument("Dimension out of range (expected to be in range of [" + std::to_string(-n) + ", " +
-                                std::to_string(n - 1) + "], but got " + std::to_string(dim) + ")");
-  return dim < 0 ? dim + n : dim;
-}
+Tensor alias(const Tensor& self) { return make_view(*self, self->sizes, self->strides, self->storage_offset); }
 
 Tensor transpose(const Tensor& self, int64_t d0, int64_t d1) {
   auto sizes = self->sizes, strides = self->strides;
@@ -91,7 +86,9 @@ Tensor transpose(const Tensor& self, int64_t d0, int64_t d1) {
 Tensor permute(const Tensor& self, const std::vector<int64_t>& dims) {
   if (static_cast<int64_t>(dims.size()) != self->dim())
     throw std::invalid_argument("permute(sparse_coo): number of dimensions in the tensor input does not match the "
-                                "length of the desired ordering of dimensions");
+                                "length of the desired ordering of dimensions i.e. input.dim() = " +
+                                std::to_string(self->dim()) + " is not equal to len(dims) = " +
+                                std::to_string(dims.size()));
   std::vector<int64_t> sizes(dims.size()), strides(dims.size());
   std::vector<bool> seen(dims.size());
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -215,7 +212,7 @@ Tensor flatten(const Tensor& self, int64_t start, int64_t end) {
   start = wrap_dim(start, self->dim());
   end = wrap_dim(end, self->dim());
   if (start > end) throw std::invalid_argument("flatten() has invalid args: start_dim cannot come after end_dim");
-  if (start == end) return make_view(*self, self->sizes, self->strides, self->storage_offset);
+  if (start == end) return self;
   std::vector<int64_t> size(self->sizes.begin(), self->sizes.begin() + start);
   size.push_back(std::accumulate(self->sizes.begin() + start, self->sizes.begin() + end + 1, int64_t{1},
                                  std::multiplies<>()));
@@ -241,9 +238,33 @@ Tensor as_strided(const Tensor& self, const std::vector<int64_t>& size, const st
 
 Tensor view_dtype(const Tensor& self, int32_t dt) {
   if (dtype_info(dt).size == 0) throw std::invalid_argument("unknown dtype code " + std::to_string(dt));
-  if (dtype_info(dt).size != self->element_size())
-    throw std::invalid_argument("view(dtype): the reference runtime views only between dtypes of the same size");
-  auto t = make_view(*self, self->sizes, self->strides, self->storage_offset);
+  const int64_t from = static_cast<int64_t>(self->element_size()), to = static_cast<int64_t>(dtype_info(dt).size);
+  auto sizes = self->sizes, strides = self->strides;
+  int64_t offset = self->storage_offset;
+  const std::string what = std::string("to view ") + aten_type_name(self->dtype) + " as " + aten_type_name(dt) +
+                           " (different element sizes)";
+  if (from != to) {
+    if (self->dim() == 0) throw std::invalid_argument("self.dim() cannot be 0 " + what);
+    if (strides.back() != 1) throw std::invalid_argument("self.stride(-1) must be 1 " + what);
+    if (from > to) {  // more, smaller elements
+      const int64_t r = from / to;
+      for (size_t i = 0; i + 1 < strides.size(); ++i) strides[i] *= r;
+      sizes.back() *= r;
+      offset *= r;
+    } else {  // fewer, larger elements
+      const int64_t r = to / from;
+      if (sizes.back() % r != 0) throw std::invalid_argument("self.size(-1) must be divisible by " + std::to_string(r) + " " + what);
+      if (offset % r != 0) throw std::invalid_argument("self.storage_offset() must be divisible by " + std::to_string(r) + " " + what);
+      for (size_t i = 0; i + 1 < strides.size(); ++i) {
+        if (strides[i] % r != 0)
+          throw std::invalid_argument("self.stride(" + std::to_string(i) + ") must be divisible by " + std::to_string(r) + " " + what);
+        strides[i] /= r;
+      }
+      sizes.back() /= r;
+      offset /= r;
+    }
+  }
+  auto t = make_view(*self, sizes, strides, offset);
   t->dtype = dt;
   return t;
 }

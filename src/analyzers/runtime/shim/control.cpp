@@ -21,6 +21,7 @@ public:
   void set_extension_signatures(std::vector<OpSignature> sigs) override {
     runtime::set_extension_signatures(std::move(sigs));
   }
+  void set_schema_lookup(SchemaLookup lookup) override { runtime::set_schema_lookup(std::move(lookup)); }
   std::vector<std::string> aten_implemented() override { return aten::boxed_names(); }
   Registrations registrations() override { return runtime::registrations(); }
   std::vector<Event> drain_events() override { return runtime::drain_events(); }

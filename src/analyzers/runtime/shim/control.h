@@ -12,6 +12,7 @@
 #include "analyzers/runtime/shim/invoke.h"
 #include "analyzers/runtime/shim/journal.h"
 #include "analyzers/runtime/shim/library.h"
+#include "analyzers/runtime/shim/op_table.h"
 #include "analyzers/runtime/shim/runtime_config.h"
 #include "analyzers/runtime/shim/value.h"
 
@@ -23,6 +24,7 @@ public:
   virtual void configure(const RuntimeConfig& config) = 0;
   virtual void set_aten_signatures(std::vector<OpSignature> sigs) = 0;
   virtual void set_extension_signatures(std::vector<OpSignature> sigs) = 0;
+  virtual void set_schema_lookup(SchemaLookup lookup) = 0;
   // ATen ops ("aten::sum.dim_IntList") the dispatcher can execute.
   virtual std::vector<std::string> aten_implemented() = 0;
   virtual Registrations registrations() = 0;

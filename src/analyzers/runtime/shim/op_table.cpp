@@ -1,5 +1,7 @@
 #include "analyzers/runtime/shim/op_table.h"
 
+#include <deque>
+#include <map>
 #include <mutex>
 
 namespace torchabi::runtime {
@@ -9,6 +11,11 @@ struct Table {
   std::mutex mutex;
   std::vector<OpSignature> aten;
   std::vector<OpSignature> extension;
+  SchemaLookup lookup;
+  // Looked-up schemas (nullopt: PyTorch has no such op); a deque keeps them
+  // at stable addresses.
+  std::map<std::string, const OpSignature*> looked_up;
+  std::deque<OpSignature> looked_up_store;
 };
 
 Table& table() {
@@ -35,14 +42,30 @@ void set_extension_signatures(std::vector<OpSignature> sigs) {
   table().extension = std::move(sigs);
 }
 
-const OpSignature* find_signature(const std::string& name, const std::string& overload, bool* is_aten) {
+void set_schema_lookup(SchemaLookup lookup) {
   std::lock_guard<std::mutex> lock(table().mutex);
-  if (auto* s = find_in(table().extension, name, overload)) {
+  table().lookup = std::move(lookup);
+}
+
+const OpSignature* find_signature(const std::string& name, const std::string& overload, bool* is_aten) {
+  Table& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (auto* s = find_in(t.extension, name, overload)) {
     *is_aten = false;
     return s;
   }
   *is_aten = true;
-  return find_in(table().aten, name, overload);
+  if (auto* s = find_in(t.aten, name, overload)) return s;
+  if (!t.lookup) return nullptr;
+  const std::string key = name + "." + overload;
+  if (auto it = t.looked_up.find(key); it != t.looked_up.end()) return it->second;
+  const OpSignature* found = nullptr;
+  if (auto sig = t.lookup(name, overload)) {
+    t.looked_up_store.push_back(std::move(*sig));
+    found = &t.looked_up_store.back();
+  }
+  t.looked_up[key] = found;
+  return found;
 }
 
 bool impl_matches(const ImplRecord& impl, const OpSignature& sig) {

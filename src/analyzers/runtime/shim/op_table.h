@@ -4,6 +4,8 @@
 // order PyTorch's dispatcher uses for a CPU call.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +17,15 @@ namespace torchabi::runtime {
 void set_aten_signatures(std::vector<OpSignature> sigs);
 void set_extension_signatures(std::vector<OpSignature> sigs);
 
-// `name` is "ns::op" (as the dispatcher entry points receive it).
+// The schema of any other operator PyTorch has ("aten::x", "overload"), for
+// ops the runtime does not implement: libtorch takes over their arguments all
+// the same, so the dispatcher must know how to read them. nullopt: no such op.
+using SchemaLookup = std::function<std::optional<OpSignature>(const std::string& name, const std::string& overload)>;
+void set_schema_lookup(SchemaLookup lookup);
+
+// `name` is "ns::op" (as the dispatcher entry points receive it): an op of
+// the extension, one of the reference ATen ops, or (through the lookup) any
+// other ATen op. `is_aten` is false only for the extension's own ops.
 const OpSignature* find_signature(const std::string& name, const std::string& overload, bool* is_aten);
 
 // True when `impl` (whose name may be "op", "op.overload" or "ns::op.overload")

@@ -71,7 +71,8 @@ AOTITorchError init_library(LibraryKind kind, const char* ns, const char* key, c
         record(EventKind::Registration, fn,
                "a second STABLE_TORCH_LIBRARY(" + str(ns) + ", ...) (" + str(file) + ":" + std::to_string(line) +
                    "; the first is at " + other->file + ":" + std::to_string(other->line) +
-                   "): PyTorch allows one per namespace and fails this one; use STABLE_TORCH_LIBRARY_FRAGMENT");
+                   "): PyTorch allows one per namespace and fails this one, and StableLibrary goes on with a handle "
+                   "that was never set, so loading crashes in libtorch; use STABLE_TORCH_LIBRARY_FRAGMENT");
         set_last_error("Only a single TORCH_LIBRARY can be used to register the namespace " + str(ns));
         g_init_failed = true;
         return kFailure;

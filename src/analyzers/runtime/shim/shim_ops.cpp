@@ -172,7 +172,9 @@ TORCHABI_SHIM AOTITorchError aoti_torch_aten_pad(AtenTensorHandle self, const in
   return guarded(fn, [&] {
     Tensor t = tensor_arg(self, fn);
     require_out(ret0);
-    *ret0 = new_tensor_handle(aten::pad(t, int_array(pad, pad_len_), mode ? mode : "constant", value ? *value : 0.0), fn);
+    std::optional<double> v;
+    if (value) v = *value;
+    *ret0 = new_tensor_handle(aten::pad(t, int_array(pad, pad_len_), mode ? mode : "constant", v), fn);
   });
 }
 
@@ -215,6 +217,7 @@ TORCHABI_SHIM AOTITorchError aoti_torch_aten_subtract_Tensor(AtenTensorHandle se
   return guarded(fn, [&] {
     Tensor a = tensor_arg(self, fn), b = tensor_arg(other, fn);
     require_out(ret0);
-    *ret0 = new_tensor_handle(aten::subtract(a, b, alpha), fn);
+    // alpha reaches ATen as a floating Scalar: integral tensors refuse it.
+    *ret0 = new_tensor_handle(aten::subtract(a, b, alpha, /*alpha_integral=*/false), fn);
   });
 }

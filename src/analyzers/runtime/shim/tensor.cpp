@@ -121,6 +121,8 @@ int64_t TensorImpl::numel() const {
 }
 
 bool TensorImpl::is_contiguous() const {
+  // As ATen: an empty tensor is contiguous whatever its strides; size-1 dims are ignored.
+  if (numel() == 0) return true;
   int64_t expected = 1;
   for (int64_t d = dim() - 1; d >= 0; --d) {
     if (sizes[d] == 1) continue;
@@ -283,7 +285,14 @@ double read_double(const TensorImpl& t, int64_t i) {
 int64_t read_int(const TensorImpl& t, int64_t i) {
   const std::byte* p = t.element(i);
   switch (t.dtype) {
+    case dtype::kBool: return load<uint8_t>(p) != 0;
+    case dtype::kUInt8: return load<uint8_t>(p);
+    case dtype::kInt8: return load<int8_t>(p);
+    case dtype::kInt16: return load<int16_t>(p);
+    case dtype::kInt32: return load<int32_t>(p);
     case dtype::kInt64: return load<int64_t>(p);
+    case dtype::kUInt16: return load<uint16_t>(p);
+    case dtype::kUInt32: return load<uint32_t>(p);
     case dtype::kUInt64: return static_cast<int64_t>(load<uint64_t>(p));
     default: return static_cast<int64_t>(read_double(t, i));
   }
@@ -294,12 +303,14 @@ void write_double(const TensorImpl& t, int64_t i, double v) {
   switch (t.dtype) {
     case dtype::kBool: return store<uint8_t>(p, v != 0);
     case dtype::kUInt8: return store<uint8_t>(p, static_cast<uint8_t>(static_cast<int64_t>(v)));
-    case dtype::kInt8: return store<int8_t>(p, static_cast<int8_t>(v));
-    case dtype::kInt16: return store<int16_t>(p, static_cast<int16_t>(v));
-    case dtype::kInt32: return store<int32_t>(p, static_cast<int32_t>(v));
+    // Narrow integers through int64 (truncation toward zero, then wrap), as x86
+    // and ATen's conversions behave; a direct cast of an out-of-range float is UB.
+    case dtype::kInt8: return store<int8_t>(p, static_cast<int8_t>(static_cast<int64_t>(v)));
+    case dtype::kInt16: return store<int16_t>(p, static_cast<int16_t>(static_cast<int64_t>(v)));
+    case dtype::kInt32: return store<int32_t>(p, static_cast<int32_t>(static_cast<int64_t>(v)));
     case dtype::kInt64: return store<int64_t>(p, static_cast<int64_t>(v));
-    case dtype::kUInt16: return store<uint16_t>(p, static_cast<uint16_t>(v));
-    case dtype::kUInt32: return store<uint32_t>(p, static_cast<uint32_t>(v));
+    case dtype::kUInt16: return store<uint16_t>(p, static_cast<uint16_t>(static_cast<int64_t>(v)));
+    case dtype::kUInt32: return store<uint32_t>(p, static_cast<uint32_t>(static_cast<int64_t>(v)));
     case dtype::kUInt64: return store<uint64_t>(p, static_cast<uint64_t>(v));
     case dtype::kFloat16: return store<uint16_t>(p, float_to_half(static_cast<float>(v)));
     case dtype::kBFloat16: return store<uint16_t>(p, float_to_bfloat16(static_cast<float>(v)));
@@ -310,9 +321,18 @@ void write_double(const TensorImpl& t, int64_t i, double v) {
 }
 
 void write_int(const TensorImpl& t, int64_t i, int64_t v) {
+  // Integer results wrap to the element type (two's complement), as ATen's
+  // integer kernels do; only floating types go through a conversion.
   std::byte* p = t.element(i);
   switch (t.dtype) {
+    case dtype::kBool: return store<uint8_t>(p, v != 0);
+    case dtype::kUInt8: return store<uint8_t>(p, static_cast<uint8_t>(v));
+    case dtype::kInt8: return store<int8_t>(p, static_cast<int8_t>(v));
+    case dtype::kInt16: return store<int16_t>(p, static_cast<int16_t>(v));
+    case dtype::kInt32: return store<int32_t>(p, static_cast<int32_t>(v));
     case dtype::kInt64: return store<int64_t>(p, v);
+    case dtype::kUInt16: return store<uint16_t>(p, static_cast<uint16_t>(v));
+    case dtype::kUInt32: return store<uint32_t>(p, static_cast<uint32_t>(v));
     case dtype::kUInt64: return store<uint64_t>(p, static_cast<uint64_t>(v));
     default: return write_double(t, i, static_cast<double>(v));
   }

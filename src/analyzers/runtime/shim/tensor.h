@@ -24,7 +24,8 @@ namespace device {
 inline constexpr int32_t kCPU = 0, kCUDA = 1, kMeta = 14;
 }
 inline constexpr int32_t kLayoutStrided = 0;
-inline constexpr int32_t kMemoryFormatContiguous = 0, kMemoryFormatPreserve = 1;
+inline constexpr int32_t kMemoryFormatContiguous = 0, kMemoryFormatPreserve = 1, kMemoryFormatChannelsLast = 2,
+                         kMemoryFormatChannelsLast3d = 3;
 
 enum class ElementKind { Bool, Signed, Unsigned, Float, Complex, Other };
 

@@ -71,6 +71,9 @@ void check_backends(RegistrationContext& ctx) {
     std::string list;
     for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
     if (!missing.empty()) s.facts.emplace_back("kernels still missing (" + std::to_string(missing.size()) + ")", list);
+    if (!ctx.whole_project)
+      s.facts.emplace_back("seen", "only the linted files; kernels registered in other files are not counted (lint "
+                                   "the whole project with -p BUILD_DIR or check .)");
     ctx.out.subjects.push_back(std::move(s));
   }
 }

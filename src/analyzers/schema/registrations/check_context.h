@@ -13,6 +13,10 @@ struct RegistrationContext {
   const RegistrationIndex& index;
   const RegistrationEnv& env;
   RegistrationOutcome& out;
+  // False when only some of the project's files were linted (FILE... rather
+  // than a compile database or a directory): checks that conclude from
+  // something NOT seen report notes instead of errors.
+  bool whole_project = true;
 
   void report(findings::Finding f) { out.findings.push_back(std::move(f)); }
 };

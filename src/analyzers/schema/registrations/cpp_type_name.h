@@ -1,19 +1,12 @@
-// One spelling per C++ type, so a kernel's parameter types can be compared
-// with the table in rules/schema/kernel_types.yaml whatever platform or
-// standard library produced them: libclang's canonical spelling minus
-// cv-qualifiers, elaborations, inline namespaces (std::__1, std::__cxx11) and
-// defaulted template arguments, with fixed-width names for the integer types
-// int64_t is an alias of.
+// The registration checks compare C++ types in one spelling; the normaliser
+// lives with the libclang front end (analyzers/source/cpp_type_name.h), which
+// also uses it for the StableIValue conversions it reads from the headers.
 #pragma once
 
-#include <string>
-#include <string_view>
+#include "analyzers/source/cpp_type_name.h"
 
 namespace torchabi::schema {
 
-// "const std::vector<long, std::allocator<long> >" -> "std::vector<int64_t>"
-// "std::__cxx11::basic_string<char>"               -> "std::string"
-// "unsigned long *"                                 -> "uint64_t*"
-std::string normalize_cpp_type(std::string_view canonical);
+using source::normalize_cpp_type;
 
 }  // namespace torchabi::schema

@@ -1,6 +1,8 @@
 // Kernels against the schema they implement:
 //   boxed-unsupported-type      a stable op's schema uses a type with no
-//                               StableIValue conversion (in the target release)
+//                               StableIValue conversion at all; a kernel's C++
+//                               type whose conversion is newer than the target
+//                               release (or the headers in use)
 //   boxed-stack-index-out-of-range / boxed-stack-type-mismatch /
 //   boxed-arg-not-read-once / boxed-return-not-written-once
 //                               hand-written void(StableIValue*, uint64_t, uint64_t) kernels
@@ -12,6 +14,7 @@
 
 #include "analyzers/schema/printer.h"
 #include "analyzers/schema/registrations/check_context.h"
+#include "analyzers/schema/registrations/stable_fit.h"
 
 namespace torchabi::schema {
 
@@ -23,13 +26,6 @@ bool is_device_backend(const LibraryBlock& b) {
   return b.ns == "aten" && b.kind == BlockKind::Impl && b.dispatch_key.find("PrivateUse") != std::string::npos;
 }
 
-std::string forms_text(const std::vector<std::string>& forms) {
-  std::string out;
-  for (size_t i = 0; i < forms.size() && i < 3; ++i) out += (i ? " or " : "") + forms[i];
-  if (forms.size() > 3) out += " (or " + std::to_string(forms.size() - 3) + " more)";
-  return out;
-}
-
 std::string ordinal_arg(const FunctionSchema& s, size_t i) {
   return "argument " + std::to_string(i) + " ('" + s.arguments[i].name + "', " + to_string(s.arguments[i].type) + ")";
 }
@@ -39,33 +35,26 @@ std::string ordinal_ret(const FunctionSchema& s, size_t j) {
   return "return " + std::to_string(j) + " (" + name + to_string(s.returns[j].type) + ")";
 }
 
-TorchVersion parse_version(const std::string& s) { return TorchVersion::parse_dotted(s).value_or(TorchVersion{}); }
-
 // ---- schema types without a stable representation ---------------------------
 
+// Only types no headers convert are reported here: one PyTorch converts from a
+// later release on may still be passed through as a raw StableIValue (as
+// PyTorch's own 2.9 tests do with Device), so a release gap is reported where a
+// kernel converts it (boxed-unsupported-type at the kernel, below).
 void unsupported_types(RegistrationContext& ctx, const DefEntry& d) {
-  const std::string& target = d.tu->target_version;
+  const StableConversions conv(ctx.env.types, d.tu);
   auto check = [&](const Type& t, size_t i, bool ret) {
-    TypeForms forms = ctx.env.types.stable(t);
-    std::string what = ret ? ordinal_ret(d.schema, i) : ordinal_arg(d.schema, i);
+    TypeForms forms = conv.representation(t, ret ? Flow::From : Flow::Param);
+    if (forms.unsupported.empty()) return;
     findings::Finding f;
     f.rule = "boxed-unsupported-type";
     f.location = schema_part_location(d, i, ret);
-    if (!forms.unsupported.empty()) {
-      f.message = what + " of '" + d.qualified + "' has no stable-ABI representation";
-      size_t colon = forms.unsupported.find(": ");
-      f.help = colon == std::string::npos ? "use a type with a stable representation (Tensor, int, float, bool, ...)"
-                                          : forms.unsupported.substr(colon + 2);
-      f.notes.push_back("a stable kernel cannot receive or return it: StableIValue has no conversion for it");
-    } else if (!target.empty() && forms.since && parse_version(target) < *forms.since) {
-      f.message = what + " of '" + d.qualified + "' needs PyTorch " + forms.since->str() +
-                  ", but TORCH_TARGET_VERSION is " + target;
-      f.help = "raise TORCH_TARGET_VERSION to " + forms.since->str() + " or change the schema";
-      f.notes.push_back("its StableIValue conversion (" + forms_text(forms.cpp) + ") first shipped in " +
-                        forms.since->str());
-    } else {
-      return;
-    }
+    f.message = (ret ? ordinal_ret(d.schema, i) : ordinal_arg(d.schema, i)) + " of '" + d.qualified +
+                "' has no stable-ABI representation";
+    size_t colon = forms.unsupported.find(": ");
+    f.help = colon == std::string::npos ? "use a type with a stable representation (Tensor, int, float, bool, ...)"
+                                        : forms.unsupported.substr(colon + 2);
+    f.notes.push_back("a stable kernel cannot receive or return it: StableIValue has no conversion for it");
     ctx.report(std::move(f));
   };
   for (size_t i = 0; i < d.schema.arguments.size(); ++i) check(d.schema.arguments[i].type, i, false);
@@ -77,11 +66,13 @@ void unsupported_types(RegistrationContext& ctx, const DefEntry& d) {
 struct SignatureIssue {
   std::string text;
   bool constness_only = false;
+  bool release = false;  // a form, but its conversion is newer than the target (boxed-unsupported-type)
 };
 
 std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api api, const FunctionSchema& s,
-                                              CppSignature sig) {
+                                              CppSignature sig, const TuRegistrations* tu) {
   std::vector<SignatureIssue> issues;
+  const StableConversions conv(env.types, tu);
   // A legacy kernel may take the DispatchKeySet it was called with first.
   if (api == Api::Legacy && !sig.params.empty() && sig.params[0].normalized == "c10::DispatchKeySet") {
     sig.params.erase(sig.params.begin());
@@ -94,10 +85,16 @@ std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api ap
   for (size_t i = 0; i < std::min(n, p); ++i) {
     const Argument& a = s.arguments[i];
     const CppType& c = sig.params[i];
-    TypeForms forms = api == Api::Stable ? env.types.stable(a.type) : env.types.legacy(a.type);
     std::string pname = i < sig.param_names.size() && !sig.param_names[i].empty() ? " '" + sig.param_names[i] + "'" : "";
     std::string param = "parameter " + std::to_string(i + 1) + pname + " (" + c.spelled + ")";
-    if (!forms.cpp.empty() && !matches_form(c.normalized, forms.cpp)) {
+    if (api == Api::Stable) {
+      StableFit fit = conv.param(a.type, c);
+      if (fit.kind == StableFit::Kind::Mismatch)
+        issues.push_back({param + " does not take " + ordinal_arg(s, i) + ", which arrives as " + fit.text});
+      else if (fit.kind == StableFit::Kind::Release)
+        issues.push_back({param + " for " + ordinal_arg(s, i) + " " + fit.text, false, true});
+      if (fit.kind != StableFit::Kind::Ok) continue;
+    } else if (TypeForms forms = env.types.legacy(a.type); !forms.cpp.empty() && !matches_form(c.normalized, forms.cpp)) {
       issues.push_back({param + " does not take " + ordinal_arg(s, i) + ", which arrives as " + forms_text(forms.cpp)});
       continue;
     }
@@ -112,20 +109,48 @@ std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api ap
                         true});
   }
   if (sig.result_known) {
-    TypeForms forms = api == Api::Stable ? env.types.stable_returns(s.returns) : env.types.legacy_returns(s.returns);
-    if (!forms.cpp.empty() && !matches_form(sig.result.normalized, forms.cpp))
+    if (api == Api::Stable) {
+      StableFit fit = conv.result(s.returns, sig.result);
+      if (fit.kind == StableFit::Kind::Mismatch)
+        issues.push_back({"returns " + sig.result.spelled + ", but the schema's returns arrive as " + fit.text});
+      else if (fit.kind == StableFit::Kind::Release)
+        issues.push_back({"its result (" + sig.result.spelled + ") " + fit.text, false, true});
+    } else if (TypeForms forms = env.types.legacy_returns(s.returns);
+               !forms.cpp.empty() && !matches_form(sig.result.normalized, forms.cpp)) {
       issues.push_back({"returns " + sig.result.spelled + ", but the schema's returns arrive as " + forms_text(forms.cpp)});
+    }
   }
   return issues;
 }
 
 void report_signature(RegistrationContext& ctx, const std::string& rule, const KernelRef& k, const FunctionSchema& s,
-                      const std::string& op, const std::vector<SignatureIssue>& issues) {
+                      const std::string& op, std::vector<SignatureIssue> issues) {
+  std::string fn = k.function.empty() ? std::string("the kernel") : "'" + k.function + "'";
+  // Forms whose conversion is newer than the target: the types are right.
+  std::vector<SignatureIssue> release;
+  for (auto it = issues.begin(); it != issues.end();)
+    if (it->release) {
+      release.push_back(std::move(*it));
+      it = issues.erase(it);
+    } else {
+      ++it;
+    }
+  if (!release.empty()) {
+    findings::Finding f;
+    f.rule = "boxed-unsupported-type";
+    f.location = k.where;
+    f.message = fn + " (kernel of '" + op + "'): " + release.front().text;
+    for (size_t i = 1; i < release.size(); ++i) f.notes.push_back(release[i].text);
+    f.notes.push_back("schema: " + to_string(s));
+    if (!k.declared.file.empty()) f.notes.push_back("kernel declared at " + k.declared.display());
+    f.help = "raise TORCH_TARGET_VERSION (or build against newer headers) to the release named, or use types "
+             "the target release converts";
+    ctx.report(std::move(f));
+  }
   if (issues.empty()) return;
   findings::Finding f;
   f.rule = rule;
   f.location = k.where;
-  std::string fn = k.function.empty() ? std::string("the kernel") : "'" + k.function + "'";
   f.message = fn + " does not match the schema of '" + op + "': " + issues.front().text;
   for (size_t i = 1; i < issues.size(); ++i) f.notes.push_back(issues[i].text);
   f.notes.push_back("schema: " + to_string(s));
@@ -144,6 +169,7 @@ void report_signature(RegistrationContext& ctx, const std::string& rule, const K
 
 void boxed_body(RegistrationContext& ctx, const ImplEntry& impl, const FunctionSchema& s, const BoxedKernelBody& body) {
   const size_t n = s.arguments.size(), r = s.returns.size();
+  const StableConversions conv(ctx.env.types, impl.tu);
   auto finding = [&](const char* rule, const findings::Location& at, std::string message, std::string help) {
     findings::Finding f;
     f.rule = rule;
@@ -165,12 +191,18 @@ void boxed_body(RegistrationContext& ctx, const ImplEntry& impl, const FunctionS
               "read argument i from stack[i], for i < " + std::to_string(n));
       continue;
     }
-    TypeForms forms = ctx.env.types.stable(s.arguments[a.index].type);
-    if (!forms.cpp.empty() && !matches_form(a.type.normalized, forms.cpp))
+    const Type& t = s.arguments[a.index].type;
+    StableFit fit = conv.stack(t, Flow::To, a.type);
+    if (fit.kind == StableFit::Kind::Mismatch)
       finding("boxed-stack-type-mismatch", a.where,
               "stack[" + std::to_string(a.index) + "] holds " + ordinal_arg(s, a.index) + ", but '" + body.function +
                   "' reads it as " + a.type.spelled,
-              "read it with to<" + forms.cpp.front() + ">(stack[" + std::to_string(a.index) + "])");
+              "read it with to<" + conv.suggestion(t, Flow::To) + ">(stack[" + std::to_string(a.index) + "])");
+    else if (fit.kind == StableFit::Kind::Release)
+      finding("boxed-unsupported-type", a.where,
+              "'" + body.function + "' reads stack[" + std::to_string(a.index) + "] as " + a.type.spelled + ", which " +
+                  fit.text,
+              "raise TORCH_TARGET_VERSION (or build against newer headers) to the release named");
   }
   for (const StackAccess& w : body.writes) {
     if (w.index < 0) continue;
@@ -182,16 +214,21 @@ void boxed_body(RegistrationContext& ctx, const ImplEntry& impl, const FunctionS
               "write return j to stack[j], for j < " + std::to_string(r));
       continue;
     }
-    TypeForms forms = ctx.env.types.stable(s.returns[w.index].type);
+    const Type& t = s.returns[w.index].type;
     if (w.type.normalized.empty())
       finding("boxed-stack-type-mismatch", w.where,
               "stack[" + std::to_string(w.index) + "] receives a value that is not from(...)",
               "convert the result with stack[" + std::to_string(w.index) + "] = from(value)");
-    else if (!forms.cpp.empty() && !matches_form(w.type.normalized, forms.cpp))
+    else if (StableFit fit = conv.stack(t, Flow::From, w.type); fit.kind == StableFit::Kind::Mismatch)
       finding("boxed-stack-type-mismatch", w.where,
               "stack[" + std::to_string(w.index) + "] must hold " + ordinal_ret(s, w.index) + ", but '" +
                   body.function + "' stores from(" + w.type.spelled + ")",
-              "return a " + forms.cpp.front() + " in that slot");
+              "return a " + conv.suggestion(t, Flow::From) + " in that slot");
+    else if (fit.kind == StableFit::Kind::Release)
+      finding("boxed-unsupported-type", w.where,
+              "'" + body.function + "' stores from(" + w.type.spelled + ") in stack[" + std::to_string(w.index) +
+                  "], which " + fit.text,
+              "raise TORCH_TARGET_VERSION (or build against newer headers) to the release named");
   }
   if (body.opaque) return;  // counts are unknowable; what was checked above still holds
   for (size_t i = 0; i < n; ++i) {
@@ -230,7 +267,7 @@ void impl_kernel(RegistrationContext& ctx, const ImplEntry& impl) {
     case KernelRef::Form::TorchBox:
       if (k.signature)
         report_signature(ctx, backend ? "backend-signature-mismatch" : "boxed-signature-mismatch", k, *s,
-                         impl.qualified, compare_signature(ctx.env, Api::Stable, *s, *k.signature));
+                         impl.qualified, compare_signature(ctx.env, Api::Stable, *s, *k.signature, impl.tu));
       break;
     case KernelRef::Form::Unboxed:
     case KernelRef::Form::Lambda: {
@@ -238,7 +275,7 @@ void impl_kernel(RegistrationContext& ctx, const ImplEntry& impl) {
       for (const CppType& p : k.signature->params)
         if (p.normalized.find("OperatorHandle") != std::string::npos) return;  // a legacy boxed kernel
       report_signature(ctx, backend ? "backend-signature-mismatch" : "schema-signature-mismatch", k, *s,
-                       impl.qualified, compare_signature(ctx.env, Api::Legacy, *s, *k.signature));
+                       impl.qualified, compare_signature(ctx.env, Api::Legacy, *s, *k.signature, impl.tu));
       break;
     }
     case KernelRef::Form::Unknown:
@@ -260,7 +297,7 @@ void check_kernels(RegistrationContext& ctx) {
     if (!k || !d.has_schema || d.block->stable || !k->signature) continue;
     if (k->form != KernelRef::Form::Unboxed && k->form != KernelRef::Form::Lambda) continue;
     report_signature(ctx, "schema-signature-mismatch", *k, d.schema, d.qualified,
-                     compare_signature(ctx.env, Api::Legacy, d.schema, *k->signature));
+                     compare_signature(ctx.env, Api::Legacy, d.schema, *k->signature, d.tu));
   }
 }
 

@@ -3,7 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <string_view>
 
+#include "analyzers/schema/printer.h"
+#include "analyzers/schema/registrations/cpp_type_pattern.h"
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
 
@@ -11,8 +14,14 @@ namespace torchabi::schema {
 
 namespace {
 
-constexpr const char* kPath = "schema/kernel_types.yaml";
+constexpr const char* kMapPath = "schema/schema_cpp_types.yaml";
+constexpr const char* kConversionsPath = "schema/kernel_types.yaml";
 constexpr size_t kMaxForms = 64;  // cartesian products of nested types stay small
+
+using source::BoxableConversion;
+using source::BoxableTypes;
+
+// ---- legacy forms: patterns with $T / $N / $C ---------------------------------
 
 std::vector<std::string> substitute(const std::vector<std::string>& patterns, const std::string& var,
                                     const std::vector<std::string>& values) {
@@ -49,12 +58,6 @@ std::vector<std::string> tuple_forms(const std::string& pattern, const std::vect
   return out;
 }
 
-TorchVersion version_of(const YAML::Node& n, const std::string& origin) {
-  auto v = TorchVersion::parse_dotted(n.as<std::string>());
-  if (!v) throw InputError(origin, "bad release '" + n.as<std::string>() + "'");
-  return *v;
-}
-
 std::vector<std::string> strings(const YAML::Node& n) {
   std::vector<std::string> out;
   if (n && n.IsSequence())
@@ -63,6 +66,32 @@ std::vector<std::string> strings(const YAML::Node& n) {
 }
 
 std::string base_name(const Type& t) { return t.kind == TypeKind::Base ? t.name : std::string(); }
+
+// The later of two guards; an unguarded conversion (nullopt) needs nothing.
+std::optional<TorchVersion> later(const std::optional<TorchVersion>& a, const std::optional<TorchVersion>& b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::max(*a, *b);
+}
+
+// What the primary FromImpl/ToImpl templates copy as they are: C++'s
+// trivially copyable scalars of at most 64 bits, pointers (handles) included.
+bool is_scalar(const std::string& cpp) {
+  if (cpp.ends_with("*")) return true;
+  static const char* const kScalars[] = {"bool", "char", "int8_t", "uint8_t", "short", "unsigned short", "int",
+                                         "unsigned int", "int64_t", "uint64_t", "float", "double"};
+  return std::find_if(std::begin(kScalars), std::end(kScalars), [&](const char* s) { return cpp == s; }) !=
+         std::end(kScalars);
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+struct Form {
+  std::string cpp;
+  std::optional<TorchVersion> since;
+};
 
 }  // namespace
 
@@ -81,27 +110,26 @@ bool matches_form(const std::string& cpp, const std::vector<std::string>& forms)
   return false;
 }
 
-KernelTypes KernelTypes::load(const inputs::RulesSource& rules) { return parse(rules.require(kPath), kPath); }
+KernelTypes KernelTypes::load(const inputs::RulesSource& rules) {
+  return parse(rules.require(kMapPath), kMapPath, rules.require(kConversionsPath), kConversionsPath);
+}
 
-KernelTypes KernelTypes::parse(const std::string& text, const std::string& origin) {
+KernelTypes KernelTypes::parse(const std::string& map_yaml, const std::string& map_origin,
+                               const std::string& conversions_yaml, const std::string& conversions_origin) {
   KernelTypes k;
+  k.fallback_ = source::parse_boxable_types_yaml(conversions_yaml, conversions_origin);
   try {
-    YAML::Node root = YAML::Load(text);
+    YAML::Node root = YAML::Load(map_yaml);
     YAML::Node s = root["stable"], l = root["legacy"];
-    if (!s || !l) throw InputError(origin, "expected 'stable:' and 'legacy:' sections");
-    for (const auto& kv : s["types"])
-      k.stable_types_[kv.first.as<std::string>()] = {strings(kv.second["cpp"]), version_of(kv.second["since"], origin)};
-    auto entry = [&](const YAML::Node& n) {
-      StableEntry e;
-      if (n["cpp"].IsSequence()) e.cpp = strings(n["cpp"]);
-      else e.cpp = {n["cpp"].as<std::string>()};
-      e.since = version_of(n["since"], origin);
-      return e;
-    };
-    k.stable_optional_ = entry(s["optional"]);
-    k.stable_list_ = entry(s["list"]);
-    k.stable_tuple_ = entry(s["tuple_return"]);
-    for (const auto& kv : s["unsupported"]) k.unsupported_[kv.first.as<std::string>()] = kv.second.as<std::string>();
+    if (!s || !l) throw InputError(map_origin, "expected 'stable:' and 'legacy:' sections");
+    for (const auto& kv : s["types"]) k.stable_.types[kv.first.as<std::string>()] = strings(kv.second);
+    k.stable_.integers = strings(s["integers"]);
+    k.stable_.optional = strings(s["optional"]);
+    k.stable_.list = strings(s["list"]);
+    k.stable_.tuple = strings(s["tuple"]);
+    if (s["raw"]) k.stable_.raw = s["raw"].as<std::string>();
+    for (const auto& kv : s["unsupported"])
+      k.stable_.unsupported[kv.first.as<std::string>()] = kv.second.as<std::string>();
     for (const auto& kv : l["types"]) k.legacy_types_[kv.first.as<std::string>()] = strings(kv.second);
     k.legacy_optional_ = strings(l["optional"]);
     k.legacy_optional_list_ = strings(l["optional_list"]);
@@ -111,35 +139,146 @@ KernelTypes KernelTypes::parse(const std::string& text, const std::string& origi
     k.legacy_list_return_ = strings(l["list_return"]);
     k.legacy_tuple_return_ = l["tuple_return"].as<std::string>();
   } catch (const YAML::Exception& e) {
-    throw InputError(origin, "malformed: " + e.msg);
+    throw InputError(map_origin, "malformed: " + e.msg);
   }
-  if (k.stable_types_.empty() || k.legacy_types_.empty()) throw InputError(origin, "no types listed");
+  if (k.stable_.types.empty() || k.legacy_types_.empty()) throw InputError(map_origin, "no types listed");
   return k;
 }
 
-TypeForms KernelTypes::stable(const Type& t) const {
-  TypeForms out;
-  switch (t.kind) {
-    case TypeKind::Base: {
-      if (auto it = stable_types_.find(t.name); it != stable_types_.end()) {
-        out.cpp = it->second.cpp;
-        out.since = it->second.since;
-      } else if (auto u = unsupported_.find(t.name); u != unsupported_.end()) {
-        out.unsupported = "'" + t.name + "' has no stable-ABI representation: " + u->second;
-      } else {
-        out.unsupported = "'" + t.name + "' has no stable-ABI representation";
+// ---- stable ---------------------------------------------------------------------
+
+namespace {
+
+struct StableContext {
+  const KernelTypes::StableMap& map;
+  const std::vector<BoxableConversion>& list;  // FromImpl or ToImpl specialisations
+  bool catch_all;
+
+  // The C++ types a schema base type arrives as; `$integer` is every integer
+  // type, or, to show what to write, only the first (int64_t).
+  std::vector<std::string> leaves(const std::string& schema_name, bool every_integer = true) const {
+    std::vector<std::string> out;
+    auto it = map.types.find(schema_name);
+    if (it == map.types.end()) return out;
+    for (const auto& l : it->second) {
+      if (l != "$integer") out.push_back(l);
+      else if (every_integer) out.insert(out.end(), map.integers.begin(), map.integers.end());
+      else if (!map.integers.empty()) out.push_back(map.integers.front());
+    }
+    return out;
+  }
+
+  // Whether a leaf type converts, and under which guard.
+  std::optional<std::optional<TorchVersion>> leaf(const std::string& cpp) const {
+    for (const auto& c : list)
+      if (c.type == cpp) return c.since;
+    if (catch_all && is_scalar(cpp)) return std::optional<TorchVersion>();
+    return std::nullopt;
+  }
+
+  // A generic specialisation `container<$T>`.
+  std::optional<std::optional<TorchVersion>> container(const std::string& name) const {
+    for (const auto& c : list)
+      if (c.type == name + "<$T>") return c.since;
+    return std::nullopt;
+  }
+
+  StableMatch match(const Type& t, const CppTypeTree& n) const {
+    StableMatch m;
+    switch (t.kind) {
+      case TypeKind::Base:
+        for (const auto& l : leaves(t.name))
+          if (print(n) == l)
+            if (auto since = leaf(l)) return {true, *since};
+        return m;
+      case TypeKind::Optional:
+      case TypeKind::List: {
+        const auto& names = t.kind == TypeKind::Optional ? map.optional : map.list;
+        if (!n.templated || n.args.size() != 1 || !n.suffix.empty() || !contains(names, n.name)) return m;
+        auto since = container(n.name);
+        if (!since) return m;
+        StableMatch inner = match(t.contained.front(), n.args.front());
+        if (inner.ok) return {true, later(*since, inner.since)};
+        return m;
       }
-      return out;
+      default:
+        return m;
     }
-    case TypeKind::Optional:
-    case TypeKind::List: {
-      TypeForms inner = stable(t.contained.front());
-      if (!inner.unsupported.empty()) return inner;
-      const StableEntry& e = t.kind == TypeKind::Optional ? stable_optional_ : stable_list_;
-      out.cpp = substitute(e.cpp, "$T", inner.cpp);
-      out.since = std::max(*inner.since, e.since);
-      return out;
+  }
+
+  std::vector<Form> forms(const Type& t) const {
+    std::vector<Form> out;
+    switch (t.kind) {
+      case TypeKind::Base:
+        for (const auto& l : leaves(t.name, false))
+          if (auto since = leaf(l)) out.push_back({l, *since});
+        return out;
+      case TypeKind::Optional:
+      case TypeKind::List: {
+        std::vector<Form> inner = forms(t.contained.front());
+        for (const auto& name : t.kind == TypeKind::Optional ? map.optional : map.list) {
+          auto since = container(name);
+          if (!since) continue;
+          for (const auto& f : inner) {
+            if (out.size() >= kMaxForms) return out;
+            out.push_back({name + "<" + f.cpp + ">", later(*since, f.since)});
+          }
+        }
+        return out;
+      }
+      default:
+        return out;
     }
+  }
+};
+
+// The least demanding form's guard.
+std::optional<TorchVersion> easiest(const std::vector<Form>& forms) {
+  std::optional<TorchVersion> best;
+  for (size_t i = 0; i < forms.size(); ++i) {
+    if (!forms[i].since) return std::nullopt;
+    if (i == 0 || *forms[i].since < *best) best = forms[i].since;
+  }
+  return best;
+}
+
+TypeForms to_type_forms(const std::vector<Form>& forms) {
+  TypeForms out;
+  for (const auto& f : forms) out.cpp.push_back(f.cpp);
+  out.since = easiest(forms);
+  return out;
+}
+
+}  // namespace
+
+TypeForms KernelTypes::stable(const Type& t, Flow flow, const BoxableTypes& conv) const {
+  StableContext ctx{stable_, flow == Flow::From ? conv.from : conv.to, conv.catch_all};
+  std::vector<Form> forms = ctx.forms(t);
+  // TORCH_BOX parameters may also be what UnboxType turns into these forms.
+  if (flow == Flow::Param)
+    for (size_t i = 0, n = forms.size(); i < n && forms.size() < kMaxForms; ++i)
+      for (const auto& r : conv.unbox) {
+        std::optional<CppTypeTree> bound;
+        CppTypeTree to = parse_node(r.to);
+        CppTypeTree form = parse_node(forms[i].cpp);
+        if (!unify(to, form, bound)) continue;
+        CppTypeTree from = parse_node(r.from);
+        forms.push_back({print(bound ? substitute(from, *bound) : from), later(forms[i].since, r.since)});
+      }
+  TypeForms out = to_type_forms(forms);
+  if (!out.cpp.empty()) return out;
+  // Why there is none.
+  const Type* base = &t;
+  while (base->kind == TypeKind::Optional || base->kind == TypeKind::List) base = &base->contained.front();
+  switch (base->kind) {
+    case TypeKind::Base:
+      if (auto u = stable_.unsupported.find(base->name); u != stable_.unsupported.end())
+        out.unsupported = "'" + base->name + "' has no stable-ABI representation: " + u->second;
+      else if (!stable_.types.count(base->name))
+        out.unsupported = "'" + base->name + "' has no stable-ABI representation";
+      else
+        out.unsupported = "these headers have no StableIValue conversion for '" + to_string(t) + "'";
+      return out;
     case TypeKind::CustomClass:
       out.unsupported = "TorchBind classes have no stable-ABI representation";
       return out;
@@ -149,25 +288,73 @@ TypeForms KernelTypes::stable(const Type& t) const {
   }
 }
 
-TypeForms KernelTypes::stable_returns(const std::vector<Return>& returns) const {
+TypeForms KernelTypes::stable_returns(const std::vector<Return>& returns, const BoxableTypes& conv) const {
   TypeForms out;
   if (returns.empty()) {
     out.cpp = {"void"};
-    out.since = stable_optional_.since;  // the baseline
     return out;
   }
-  if (returns.size() == 1) return stable(returns[0].type);
+  if (returns.size() == 1) return stable(returns[0].type, Flow::From, conv);
+  const auto& tuple = conv.boxer_found ? conv.tuple_returns : fallback_.tuple_returns;
   std::vector<std::vector<std::string>> parts;
-  out.since = stable_tuple_.since;
   for (const auto& r : returns) {
-    TypeForms f = stable(r.type);
+    TypeForms f = stable(r.type, Flow::From, conv);
     if (!f.unsupported.empty()) return f;
-    out.since = std::max(*out.since, *f.since);
+    out.since = later(out.since, f.since);
     parts.push_back(f.cpp);
   }
-  out.cpp = tuple_forms(stable_tuple_.cpp.front(), parts);
+  if (!tuple || stable_.tuple.empty()) {
+    out.since.reset();
+    out.unsupported = "these headers' TORCH_BOX cannot return several values";
+    return out;
+  }
+  out.since = later(out.since, tuple->since);
+  out.cpp = tuple_forms(stable_.tuple.front() + "<$T...>", parts);
   return out;
 }
+
+StableMatch KernelTypes::match(const Type& t, Flow flow, const std::string& cpp, const std::string& spelled,
+                               const BoxableTypes& conv) const {
+  if (flow != Flow::From && !stable_.raw.empty() && cpp == "uint64_t" && spelled.find(stable_.raw) != std::string::npos)
+    return {true, std::nullopt};
+  StableContext ctx{stable_, flow == Flow::From ? conv.from : conv.to, conv.catch_all};
+  CppTypeTree n = parse_node(cpp);
+  std::optional<TorchVersion> since;
+  if (flow == Flow::Param)
+    for (const auto& r : conv.unbox) {
+      std::optional<CppTypeTree> bound;
+      if (!unify(parse_node(r.from), n, bound)) continue;
+      CppTypeTree to = parse_node(r.to);
+      n = bound ? substitute(to, *bound) : to;
+      since = r.since;
+      break;
+    }
+  StableMatch m = ctx.match(t, n);
+  if (m.ok) m.since = later(m.since, since);
+  return m;
+}
+
+StableMatch KernelTypes::match_returns(const std::vector<Return>& returns, const std::string& cpp,
+                                       const BoxableTypes& conv) const {
+  StableContext ctx{stable_, conv.from, conv.catch_all};
+  CppTypeTree n = parse_node(cpp);
+  if (n.templated && n.suffix.empty() && contains(stable_.tuple, n.name)) {
+    const auto& tuple = conv.boxer_found ? conv.tuple_returns : fallback_.tuple_returns;
+    if (!tuple || n.args.size() != returns.size()) return {};
+    StableMatch all{true, tuple->since};
+    for (size_t i = 0; i < returns.size(); ++i) {
+      StableMatch m = ctx.match(returns[i].type, n.args[i]);
+      if (!m.ok) return {};
+      all.since = later(all.since, m.since);
+    }
+    return all;
+  }
+  if (returns.empty()) return {cpp == "void", std::nullopt};
+  if (returns.size() == 1) return ctx.match(returns[0].type, n);
+  return {};
+}
+
+// ---- legacy ---------------------------------------------------------------------
 
 TypeForms KernelTypes::legacy(const Type& t) const {
   TypeForms out;

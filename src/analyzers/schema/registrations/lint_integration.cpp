@@ -69,15 +69,17 @@ std::vector<TuRegistrations> take_registrations(findings::Report& report) {
 }  // namespace
 
 void register_registration_extraction() {
-  source::register_tu_check("schema-registrations", [] { return std::make_unique<RegistrationExtraction>(); });
+  // The id is part of lint's cache key: bump it when the extracted data changes.
+  source::register_tu_check("schema-registrations-v4", [] { return std::make_unique<RegistrationExtraction>(); });
 }
 
-void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots) {
+void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots,
+                             bool whole_project) {
   std::vector<TuRegistrations> all = take_registrations(report);
   if (all.empty()) return;
   RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::current());
   env.python = scan_python_sources(project_roots);
-  RegistrationOutcome outcome = check_registrations(all, env);
+  RegistrationOutcome outcome = check_registrations(all, env, whole_project);
 
   std::map<std::string, std::vector<source::InlineSuppression>> by_file;
   for (auto& f : outcome.findings) {

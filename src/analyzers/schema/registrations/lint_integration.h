@@ -19,8 +19,11 @@ void register_registration_extraction();
 // Takes the extracted registrations out of `report`'s subjects and appends the
 // registration findings (after the project's inline suppressions) and the
 // device-backend coverage subjects. Python files under `project_roots` are
-// searched for fake classes and fake kernels. Throws InputError when
-// rules/schema/ is malformed.
-void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots);
+// searched for fake classes and fake kernels. `whole_project`: the lint run
+// covered every translation unit of the project (a compile database or a
+// directory, not FILE...); otherwise cross-file conclusions are notes.
+// Throws InputError when rules/schema/ is malformed.
+void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots,
+                             bool whole_project);
 
 }  // namespace torchabi::schema

@@ -54,10 +54,11 @@ const FunctionSchema* schema_of(const RegistrationContext& ctx, const ImplEntry&
 
 std::string describe_type(const Type& t) { return to_string(t); }
 
-RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env) {
+RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env,
+                                        bool whole_project) {
   RegistrationOutcome out;
   RegistrationIndex index(tus, out.findings);
-  RegistrationContext ctx{index, env, out};
+  RegistrationContext ctx{index, env, out, whole_project};
   check_schema_rules(ctx);
   check_stable_types(ctx);
   check_kernels(ctx);

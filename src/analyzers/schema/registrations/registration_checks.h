@@ -40,6 +40,11 @@ struct RegistrationOutcome {
   std::vector<findings::Subject> subjects;  // one per device backend: kernel coverage
 };
 
-RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env);
+// `whole_project`: every translation unit of the project is in `tus` (a
+// compile database or a directory was analysed). Otherwise a def, impl or
+// kernel that is not there may be in a file that was not analysed, and the
+// checks that conclude from its absence only note it.
+RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env,
+                                        bool whole_project = true);
 
 }  // namespace torchabi::schema

@@ -1,13 +1,16 @@
 #include "analyzers/schema/registrations/registration_extractor.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "analyzers/schema/registrations/cpp_string_literal.h"
 #include "analyzers/schema/registrations/cpp_type_name.h"
 #include "analyzers/schema/registrations/registration_index.h"
+#include "analyzers/source/boxable_types.h"
 #include "analyzers/source/cursor_utils.h"
 #include "analyzers/source/version_expr.h"
 
@@ -79,6 +82,7 @@ public:
   TuRegistrations run() {
     out_.tu = tu_.main_file();
     out_.target_version = target_version();
+    if (auto conversions = source::read_boxable_types(tu_.raw()); conversions.found) out_.boxable = std::move(conversions);
     std::vector<CXCursor> functions;
     std::map<std::string, CXCursor> init_vars;
     struct Collector : source::CursorVisitor {
@@ -181,9 +185,9 @@ private:
   }
 
   // The first string literal inside `c` (an argument, possibly wrapped).
-  std::optional<LiteralText> literal(CXCursor c) {
+  static CXCursor first_string_literal(CXCursor c) {
     CXCursor lit = clang_getNullCursor();
-    if (is_kind(c, CXCursor_StringLiteral)) lit = c;
+    if (is_kind(c, CXCursor_StringLiteral)) return c;
     walk(c, [&](CXCursor k) {
       if (!clang_Cursor_isNull(lit)) return false;
       if (is_kind(k, CXCursor_StringLiteral)) {
@@ -192,6 +196,38 @@ private:
       }
       return true;
     });
+    return lit;
+  }
+
+  // Whether an expression computes its value with a call (a function, a
+  // method, an operator) rather than wrapping a literal in constructors or
+  // conversions (std::string("..."), TORCH_SELECTIVE_SCHEMA("...")).
+  static bool computed(CXCursor c) {
+    bool calls = false;
+    auto consider = [&](CXCursor k) {
+      if (!is_kind(k, CXCursor_CallExpr)) return;
+      CXCursorKind ref = clang_getCursorKind(clang_getCursorReferenced(k));
+      if (ref == CXCursor_FunctionDecl || ref == CXCursor_CXXMethod || ref == CXCursor_FunctionTemplate) calls = true;
+    };
+    consider(c);
+    walk(c, [&](CXCursor k) {
+      consider(k);
+      return !calls && !is_kind(k, CXCursor_LambdaExpr);
+    });
+    return calls;
+  }
+
+  std::optional<LiteralText> literal(CXCursor c) {
+    if (computed(c)) return std::nullopt;
+    CXCursor lit = first_string_literal(c);
+    // A schema kept in a constant (constexpr const char* kSchema = "...",
+    // const char kSchema[] = "..."): its initializer. Anything computed is
+    // left alone.
+    if (CXCursor e = unwrap(c); clang_Cursor_isNull(lit) && is_kind(e, CXCursor_DeclRefExpr)) {
+      CXCursor var = clang_getCursorReferenced(e);
+      std::string type = take(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(var))));
+      if (is_kind(var, CXCursor_VarDecl) && type.starts_with("const char")) lit = first_string_literal(var);
+    }
     if (clang_Cursor_isNull(lit)) return std::nullopt;
     LiteralText out;
     out.text = string_value(lit);
@@ -278,7 +314,10 @@ private:
         return true;
       });
     }
-    if (!strings.empty() && suffix.rfind(strings[0], 0) == 0) b.ns = strings[0];
+    // The first literal is #ns: what the library registers. The function
+    // name may still hold the unexpanded macro (STABLE_TORCH_LIBRARY pastes
+    // ns as written, STABLE_TORCH_LIBRARY(RS_LIB_NAME, m) stringizes its value).
+    if (!strings.empty() && is_identifier(strings[0])) b.ns = strings[0];
     if (b.ns.empty()) {
       // No usable initializer: DEF blocks are <prefix><ns>; the others end in _<uid>.
       b.ns = suffix;
@@ -287,12 +326,17 @@ private:
     if (p.kind == BlockKind::Impl) {
       if (p.stable && strings.size() >= 2 && strings[1].find('/') == std::string::npos) b.dispatch_key = strings[1];
       else if (!p.stable && !keys.empty()) b.dispatch_key = keys.back();
-      if (b.dispatch_key.empty() && suffix.size() > b.ns.size() + 1)
+      if (b.dispatch_key.empty() && suffix.rfind(b.ns + "_", 0) == 0)
         b.dispatch_key = strip_uid(suffix.substr(b.ns.size() + 1));
     }
     size_t index = out_.blocks.size();
     out_.blocks.push_back(std::move(b));
     visit_block_body(fn, index);
+  }
+
+  static bool is_identifier(const std::string& s) {
+    return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
   }
 
   static std::string strip_uid(std::string s) {
@@ -318,13 +362,46 @@ private:
     return source::spelling(clang_getCursorSemanticParent(method));
   }
 
-  void visit_block_body(CXCursor fn, size_t block) {
+  // Whether a call hands the library (StableLibrary& / Library&) to a function.
+  static bool passes_library(CXCursor call) {
+    for (int i = 0, n = clang_Cursor_getNumArguments(call); i < n; ++i) {
+      std::string type = take(clang_getTypeSpelling(
+          clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, static_cast<unsigned>(i))))));
+      if (type.ends_with("StableLibrary") || type.ends_with("torch::Library")) return true;
+    }
+    return false;
+  }
+
+  // A function of the project the block hands its library to registers for
+  // the block: its body is read as part of it. One that cannot be read makes
+  // the block opaque.
+  void follow_helper(CXCursor call, size_t block, int depth) {
+    CXCursor callee = clang_getCursorReferenced(call);
+    CXCursor body = clang_Cursor_isNull(callee) ? callee : clang_getCursorDefinition(callee);
+    if (clang_Cursor_isNull(body) || depth >= 4) {
+      out_.blocks[block].opaque = true;
+      return;
+    }
+    CXFile file = nullptr;
+    clang_getExpansionLocation(clang_getCursorLocation(body), &file, nullptr, nullptr, nullptr);
+    if (!file || !tu_.is_project_file(tu_.path_of(file))) return;  // PyTorch's own plumbing
+    const std::string usr = take(clang_getCursorUSR(body));
+    if (!following_.insert(usr).second) return;  // recursion
+    visit_block_body(body, block, depth + 1);
+    following_.erase(usr);
+  }
+
+  void visit_block_body(CXCursor fn, size_t block, int depth = 0) {
     std::map<std::string, size_t> classes;  // class_ call location -> index in out_.classes
     walk(fn, [&](CXCursor c) {
       if (!is_kind(c, CXCursor_CallExpr)) return true;
       std::string method = source::spelling(c);
       std::string owner = method_class(c);
       bool library = owner == "Library" || owner == "StableLibrary";
+      if (!library && owner != "class_" && passes_library(c)) {
+        follow_helper(c, block, depth);
+        return true;
+      }
       if (library && (method == "def" || method == "impl")) {
         record_call(c, method, block);
         return true;  // a chained call's receiver holds the next call
@@ -345,7 +422,10 @@ private:
     int n = clang_Cursor_getNumArguments(call);
     if (n < 1) return;
     auto first = literal(clang_Cursor_getArgument(call, 0));
-    if (!first) return;  // a schema built at run time: nothing to check
+    if (!first) {  // a schema or name built at run time: nothing to check, and not all is known
+      out_.blocks[block].opaque = true;
+      return;
+    }
     if (method == "def") {
       OpDef d;
       d.block = block;
@@ -516,6 +596,7 @@ private:
 
   const ParsedTu& tu_;
   TuRegistrations out_;
+  std::set<std::string> following_;  // helpers being read (USRs), against recursion
   std::unordered_map<std::string, std::vector<uint32_t>> lines_;
 };
 

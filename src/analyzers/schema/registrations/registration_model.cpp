@@ -89,7 +89,7 @@ void to_json(nlohmann::json& j, const TuRegistrations& r) {
        classes = json::array();
   for (const auto& b : r.blocks)
     blocks.push_back({{"kind", static_cast<int>(b.kind)}, {"stable", b.stable}, {"ns", b.ns},
-                      {"key", b.dispatch_key}, {"macro", b.macro}, {"where", loc(b.where)}});
+                      {"key", b.dispatch_key}, {"macro", b.macro}, {"where", loc(b.where)}, {"opaque", b.opaque}});
   for (const auto& d : r.defs) {
     json x = {{"block", d.block}, {"schema", literal(d.schema)}, {"where", loc(d.where)}};
     if (d.kernel) x["kernel"] = kernel(*d.kernel);
@@ -105,15 +105,17 @@ void to_json(nlohmann::json& j, const TuRegistrations& r) {
   j = {{"tu", r.tu},       {"blocks", blocks},   {"defs", defs},
        {"impls", impls},   {"kernels", kernels}, {"classes", classes},
        {"target", r.target_version}};
+  if (r.boxable) j["boxable"] = *r.boxable;
 }
 
 void from_json(const nlohmann::json& j, TuRegistrations& r) {
   r = {};
   r.tu = j.at("tu");
   r.target_version = j.at("target");
+  if (j.contains("boxable")) r.boxable = j.at("boxable").get<source::BoxableTypes>();
   for (const auto& b : j.at("blocks"))
     r.blocks.push_back({static_cast<BlockKind>(b.at("kind").get<int>()), b.at("stable"), b.at("ns"), b.at("key"),
-                        b.at("macro"), loc(b.at("where"))});
+                        b.at("macro"), loc(b.at("where")), b.value("opaque", false)});
   for (const auto& d : j.at("defs")) {
     OpDef x;
     x.block = d.at("block");

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "analyzers/source/boxable_types.h"
 #include "findings/finding.h"
 
 namespace torchabi::schema {
@@ -26,6 +27,10 @@ struct LibraryBlock {
   std::string dispatch_key;  // Impl blocks, as written ("CPU", "PrivateUse1")
   std::string macro;         // the macro written there (a project wrapper or the torch one)
   findings::Location where;
+  // Some of its m.def / m.impl could not be read (a schema or name built at
+  // run time, the library handed to a function whose body is not here):
+  // what it registers is not all known.
+  bool opaque = false;
 };
 
 // A string literal's value and where each of its bytes was written, so that
@@ -116,6 +121,9 @@ struct TuRegistrations {
   std::vector<BoxedKernelBody> boxed_kernels;
   std::vector<TorchBindClass> classes;
   std::string target_version;  // "2.10" when the TU sets TORCH_TARGET_VERSION; empty otherwise
+  // The StableIValue conversions the TU's headers declare (read when it
+  // registers something); unset or not `found`: rules/schema/kernel_types.yaml.
+  std::optional<source::BoxableTypes> boxable;
 
   bool empty() const { return blocks.empty() && boxed_kernels.empty(); }
 };

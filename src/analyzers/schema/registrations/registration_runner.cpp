@@ -17,7 +17,7 @@ namespace torchabi::schema {
 namespace {
 
 // Bump when the extracted data changes shape or meaning.
-constexpr const char* kExtractorVersion = "schema-registrations-v1";
+constexpr const char* kExtractorVersion = "schema-registrations-v4";
 
 std::string cache_key(const inputs::ClangArgs& tu, const RegistrationRunOptions& o) {
   std::string material = std::string(kExtractorVersion) + '\n' + tu.file + '\n' + tu.directory + '\n';
@@ -131,7 +131,7 @@ RegistrationRun run_registration_checks(const std::vector<inputs::ClangArgs>& tu
     ++run.analysed;
     all.push_back(std::move(results[i]->registrations));
   }
-  RegistrationOutcome outcome = check_registrations(all, env);
+  RegistrationOutcome outcome = check_registrations(all, env, options.whole_project);
   run.findings = std::move(outcome.findings);
   run.subjects = std::move(outcome.subjects);
   return run;

@@ -17,6 +17,7 @@ struct RegistrationRunOptions {
   unsigned jobs = 0;                       // 0: one per core
   std::string cache_dir;                   // empty: no cache
   std::vector<std::string> project_roots;  // also where the project's Python files are searched
+  bool whole_project = true;               // `tus` are all of the project's (see check_registrations)
 };
 
 struct RegistrationRun {

@@ -35,6 +35,33 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+// On a partial view (FILE... rather than the whole project) what was not
+// seen may be in a file that was not linted: the finding becomes a note
+// saying so.
+void partial_view(const RegistrationContext& ctx, findings::Finding& f, const char* missing) {
+  if (ctx.whole_project) return;
+  f.severity = findings::Severity::Note;
+  f.notes.insert(f.notes.begin(), std::string("only some of the project's files were linted: the ") + missing +
+                                      " may be in a file that was not; lint the whole project with -p BUILD_DIR or "
+                                      "check . to know");
+}
+
+// Whether some registration of namespace `ns` could not be read: of its defs
+// (a Def or Fragment block) or of its impls (any block).
+bool unread_in(const RegistrationContext& ctx, const std::string& ns, bool defs) {
+  for (auto [tu, b] : ctx.index.blocks())
+    if (b->ns == ns && b->opaque && (!defs || b->kind != BlockKind::Impl)) return true;
+  return false;
+}
+
+// What the checks could not read may be what they did not find.
+void unread(findings::Finding& f, const std::string& ns, const char* what) {
+  f.severity = findings::Severity::Note;
+  f.notes.insert(f.notes.begin(), std::string("some ") + what + " of the " + ns +
+                                      " library could not be read (built at run time, or registered by a function "
+                                      "whose body is not in the linted files): it may be among them");
+}
+
 void duplicates(RegistrationContext& ctx) {
   std::map<std::string, const DefEntry*> first;
   for (const DefEntry& d : ctx.index.defs()) {
@@ -83,7 +110,8 @@ void impls_without_defs(RegistrationContext& ctx) {
     findings::Finding f;
     f.rule = "schema-impl-without-def";
     f.location = i.impl->name.start;
-    f.message = "impl of '" + i.qualified + "', which the project never defines";
+    f.message = "impl of '" + i.qualified + "', which " +
+                (ctx.whole_project ? "the project never defines" : "none of the linted files defines");
     if (ctx.index.defined_namespaces().count(ns)) {
       f.help = "add m.def(\"" + i.qualified.substr(ns.size() + 2) + "(...) -> ...\") to the " + ns +
                " library, or fix the name in m.impl";
@@ -99,6 +127,8 @@ void impls_without_defs(RegistrationContext& ctx) {
       f.notes.push_back("no TORCH_LIBRARY(" + ns + ") or _FRAGMENT block in the analysed sources");
     }
     f.notes.push_back("PyTorch rejects the impl when the library loads: the operator has no schema");
+    partial_view(ctx, f, "def");
+    if (unread_in(ctx, ns, true)) unread(f, ns, "m.def");
     ctx.report(std::move(f));
   }
 }
@@ -116,6 +146,8 @@ void defs_without_impls(RegistrationContext& ctx) {
              (d.block->stable ? "STABLE_" : "") + "TORCH_LIBRARY_IMPL(" + d.block->ns +
              ", <key>, m) block, or remove the def";
     f.notes.push_back("calling it fails with \"could not run '" + d.qualified + "' with arguments from the ... backend\"");
+    partial_view(ctx, f, "impl");
+    if (unread_in(ctx, d.block->ns, false)) unread(f, d.block->ns, "m.impl");
     ctx.report(std::move(f));
   }
 }

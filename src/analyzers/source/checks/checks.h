@@ -15,5 +15,7 @@ std::unique_ptr<TuCheck> make_preprocessor_traps_check(); // source-bool-macro-f
 std::unique_ptr<TuCheck> make_shim_declaration_check();   // source-shim-declaration-mismatch
 std::unique_ptr<TuCheck> make_target_version_check();     // version-target-implausible, version-api-after-target
 std::unique_ptr<TuCheck> make_parse_status_check();       // source-parse-incomplete
+std::unique_ptr<TuCheck> make_template_use_check();       // source-unstable-api in templates and invalid declarations
+std::unique_ptr<TuCheck> make_inactive_branch_check();    // source-inactive-branch
 
 }  // namespace torchabi::source::checks

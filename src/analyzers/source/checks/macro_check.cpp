@@ -1,11 +1,15 @@
 // source-unstable-macro: uses of PyTorch's unstable macros (TORCH_CHECK,
 // AT_DISPATCH_*, TORCH_LIBRARY*, C10_CUDA_KERNEL_LAUNCH_CHECK, AT_ERROR,
 // PYBIND11_MODULE binding torch types, ...), from libclang's macro expansion
-// records; project macros whose body uses them are reported at their
-// #define; with missing headers the macro names are found in the tokens.
+// records; project macros built on them are reported where they are
+// expanded, naming the chain, and a definition that is never expanded only
+// gets a note; with missing headers the macro names are found in the tokens.
+#include <algorithm>
+#include <map>
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/project_macros.h"
 
 namespace torchabi::source::checks {
 
@@ -86,22 +90,7 @@ public:
         }
       }
     }
-    // Project macros whose replacement list uses a torch macro: reported once, at the #define.
-    std::set<std::pair<std::string, uint32_t>> in_definitions;
-    for (const auto& d : ctx.tu.macro_definitions()) {
-      for (const auto& [id, range] : d.body_identifiers) {
-        in_definitions.emplace(range.file, range.begin);
-        auto m = ctx.env.replacements.find(id, "macro");
-        if (!m || id == "PYBIND11_MODULE") continue;
-        findings::Finding f;
-        f.rule = kRule;
-        f.location = location_of(range);
-        f.location.symbol = id;
-        f.message = "macro " + d.name + " is defined with unstable PyTorch macro " + id;
-        describe(ctx, *m, f, range, Range{}, m->entry->style == ReplacementStyle::Rename);
-        ctx.report(std::move(f));
-      }
-    }
+    const std::set<std::pair<std::string, uint32_t>> in_definitions = project_macro_chains(ctx);
     if (ctx.tu.ast_complete()) return;
     // Missing headers: the macro was never defined, so never expanded.
     for (const auto& file : ctx.tu.project_files()) {
@@ -117,6 +106,71 @@ public:
   }
 
 private:
+  // Project macros built on torch macros are reported where they are
+  // expanded, naming the chain (CHECK_POSITIVE -> TORCH_CHECK): a definition
+  // is not a use. A project header that defines both TORCH_LIBRARY_EXPAND and
+  // STABLE_TORCH_LIBRARY_EXPAND, to serve both builds, is fine when only the
+  // stable one is expanded; the other gets a note. Returns the positions of
+  // the torch macro names in project definitions, which the token-level scan
+  // must not report again.
+  static std::set<std::pair<std::string, uint32_t>> project_macro_chains(CheckContext& ctx) {
+    ProjectMacros macros(ctx);
+    std::set<const MacroDefinition*> expanded;
+    std::set<std::tuple<std::string, uint32_t, std::string>> reported;
+    for (const auto& u : ctx.tu.macro_uses()) {
+      if (u.def_file.empty() || !ctx.tu.is_project_file(u.def_file)) continue;
+      const MacroDefinition* d = macros.definition_of(u);
+      if (!d) continue;
+      for (const auto& use : macros.torch_macros_reached(*d, expanded)) {
+        if (!reported.emplace(u.range.file, u.range.begin, use.torch_macro).second) continue;
+        report_through_project_macro(ctx, u, use);
+      }
+    }
+    std::set<std::pair<std::string, uint32_t>> in_definitions;
+    for (const auto& d : ctx.tu.macro_definitions()) {
+      for (const auto& [id, range] : d.body_identifiers) {
+        if (!ctx.env.replacements.find(id, "macro")) continue;
+        in_definitions.emplace(range.file, range.begin);
+        if (expanded.count(&d) || id == "PYBIND11_MODULE" || macros.is_project_macro(id)) continue;
+        findings::Finding f;
+        f.rule = kRule;
+        f.severity = findings::Severity::Note;
+        f.location = location_of(range);
+        f.location.symbol = id;
+        f.message = "macro " + d.name + " is defined with unstable PyTorch macro " + id +
+                    " but is not expanded in the code analysed";
+        f.notes.push_back("a definition alone is not a use: it matters only in a build that expands " + d.name);
+        f.help = "Nothing to change for this build. If another build expands " + d.name + ", that build is not stable; ";
+        if (auto m = ctx.env.replacements.find(id, "macro"); m && m->replacement)
+          f.help += "its stable counterpart uses " + *m->replacement + ".";
+        else
+          f.help += "write it with torch::stable / torch::headeronly APIs.";
+        ctx.report(std::move(f));
+      }
+    }
+    return in_definitions;
+  }
+
+  static void report_through_project_macro(CheckContext& ctx, const MacroUse& u, const ProjectMacros::Reached& use) {
+    const MacroDefinition& inner = *use.chain.back();
+    findings::Finding f;
+    f.rule = kRule;
+    f.location = location_of(u.range);
+    f.location.symbol = use.torch_macro;
+    std::string chain;
+    for (const MacroDefinition* d : use.chain) chain += d->name + " -> ";
+    chain += use.torch_macro;
+    f.message = "macro " + u.name + " expands to unstable PyTorch macro " + use.torch_macro +
+                (use.chain.size() > 1 ? " (" + chain + ")" : "");
+    for (const MacroDefinition* d : use.chain)
+      f.notes.push_back(d->name + " is defined at " + display_path(d->range.file) + ":" + std::to_string(d->range.line));
+    auto m = ctx.env.replacements.find(use.torch_macro, "macro");
+    describe(ctx, *m, f, use.torch_range, Range{}, m->entry->style == ReplacementStyle::Rename);
+    f.help += " Change it in the definition of " + inner.name + " (" + display_path(inner.range.file) + ":" +
+              std::to_string(inner.range.line) + "); every expansion of it uses it.";
+    ctx.report(std::move(f));
+  }
+
   static void report(CheckContext& ctx, const std::string& name, const Range& range, const Range& invocation,
                      const ReplacementMatch* m, const std::string& defined_in, bool pybind_with_torch,
                      bool token_level = false) {

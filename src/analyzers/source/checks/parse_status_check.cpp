@@ -64,7 +64,8 @@ public:
     if (tu.used_minimal_args())
       f.notes.push_back("clang rejected the full compile flags; only include paths, macros and the language standard were used");
     if (tu.args().cuda_without_sdk)
-      f.notes.push_back("no CUDA installation clang 19 can use was found: CUDA host code was parsed without CUDA's headers");
+      f.notes.push_back(tu.args().cuda + ": CUDA code was parsed without CUDA's headers (install the CUDA toolkit, or "
+                        "give its directory with --cuda-path=DIR after -- or in CUDA_HOME)");
     f.help = "Include, macro and token-level findings are complete. For the rest, lint with the extension's real "
              "compile flags (-p BUILD_DIR with compile_commands.json) so that every header is found.";
     ctx.report(std::move(f));

@@ -2,13 +2,17 @@
 // from PyTorch's unstable C++ API (at::, c10::, caffe2::, torch:: outside
 // torch::stable / torch::headeronly, or anything declared in an unstable
 // header), with the stable replacement from rules/api/replacements.yaml.
+// Where the declaration lives decides: c10::ScalarType, defined in
+// torch/headeronly, is stable (check_context / classify_reference).
 // When the AST is incomplete (missing headers), qualified names such as
 // `at::Tensor` are still found in the tokens.
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/project_macros.h"
 #include "analyzers/source/same_method_fold.h"
 #include "inputs/api_catalog.h"
+#include "inputs/headeronly_index.h"
 
 namespace torchabi::source::checks {
 
@@ -98,8 +102,8 @@ public:
       const Reference& r = *ref;
       if (r.via == Via::Spelled && is_qualifier_of_another(r, unstable)) continue;
       if (r.via == Via::MacroBody) {
-        // Torch's own macros are reported by source-unstable-macro; a project
-        // macro built on one of them is reported at its #define.
+        // Torch's own macros are reported by source-unstable-macro, and so
+        // are the expansions of a project macro built on one of them.
         if (!ctx.tu.is_project_file(macro_definition_file(ctx, r))) continue;
         if (macros_with_torch_body.count(r.macro)) continue;
       }
@@ -127,11 +131,15 @@ private:
     return {};
   }
 
+  // Project macros that reach a torch macro, directly or through other
+  // project macros: source-unstable-macro reports their expansions.
   static std::set<std::string> project_macros_using_torch_macros(CheckContext& ctx) {
     std::set<std::string> out;
-    for (const auto& d : ctx.tu.macro_definitions())
-      for (const auto& [id, range] : d.body_identifiers)
-        if (ctx.env.replacements.find(id, "macro")) out.insert(d.name);
+    ProjectMacros macros(ctx);
+    for (const auto& d : ctx.tu.macro_definitions()) {
+      std::set<const MacroDefinition*> walked;
+      if (!macros.torch_macros_reached(d, walked).empty()) out.insert(d.name);
+    }
     return out;
   }
 
@@ -195,6 +203,10 @@ private:
         if (!using_ns && j == start + 1) continue;  // not qualified
         auto ns = ctx.env.catalog->classify(using_ns ? name + "::x" : name);
         if (ns.kind != inputs::NamespaceKind::Unstable) continue;
+        // c10::ScalarType, c10::Half: torch/headeronly defines them, although
+        // their namespace is c10 (rules/api/headeronly_cxx.tsv). From tokens an
+        // overload cannot be told apart, so such a name is not reported.
+        if (!using_ns && inputs::HeaderOnlyIndex::current().defines_name(name)) continue;
         if (ctx.covered_by_reference(file, toks[start].range.begin)) continue;
         findings::Finding f;
         f.rule = kRule;

@@ -4,7 +4,9 @@
 //  version-api-after-target: a stable API (C shim function, torch::stable /
 //    torch::headeronly C++ API or stable macro) introduced after the target;
 //    also when the headers' version guards hid it and clang reported it as
-//    undeclared.
+//    undeclared. A use is dated by the declaration clang resolved: the
+//    TORCH_FEATURE_VERSION guards around it in the headers in use (see
+//    since_of); the rules' name table only when there is no declaration.
 // Every TU's subject records the lowest TORCH_TARGET_VERSION its code can
 // use: the newest release among the stable APIs it uses.
 #include <algorithm>
@@ -36,6 +38,9 @@ struct Use {
   bool baseline = true;
   Range range;
   std::string how;  // note for the finding
+  // The rules know an older declaration of the name (an overload kept for
+  // older targets): at a lower target the call may resolve to that one.
+  bool older_overload = false;
 };
 
 std::optional<Target> read_target(CheckContext& ctx) {
@@ -80,6 +85,7 @@ std::optional<Target> read_target(CheckContext& ctx) {
 class TargetVersionCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
+    versioned_headers_.reset();
     auto target = read_target(ctx);
     if (target && !target->error.empty()) report_implausible(ctx, *target);
     std::vector<Use> uses = collect_uses(ctx);
@@ -99,43 +105,80 @@ public:
   }
 
 private:
-  std::map<std::string, FeatureGuards> guards_;
+  std::map<std::string, FeatureGuards> guards_;  // by file; a path reads the same in every TU of a run
+  std::optional<bool> versioned_headers_;        // per TU, see headers_are_versioned()
 
-  std::optional<TorchVersion> guard_at(CheckContext& ctx, const std::string& file, uint32_t line) {
+  const FeatureGuards& guards_of(CheckContext& ctx, const std::string& file) {
     auto it = guards_.find(file);
     if (it == guards_.end()) it = guards_.emplace(file, FeatureGuards::scan(ctx.tu.file_text(file))).first;
-    return it->second.required_at(line);
+    return it->second;
   }
 
-  // Release an API needs: the guard around its declaration in the headers
-  // actually used, or the rules' record, whichever is newer.
-  std::pair<TorchVersion, bool> since_of(CheckContext& ctx, const std::string& api, const std::string& decl_file,
-                                         uint32_t decl_line) {
+  // Whether the torch headers this TU read have the TORCH_FEATURE_VERSION
+  // mechanism at all (one of them #defines it, as torch/csrc/stable/version.h
+  // does from 2.10 on). Without it no declaration is guarded, and a missing
+  // guard says nothing about when the API arrived.
+  bool headers_are_versioned(CheckContext& ctx) {
+    if (!versioned_headers_) {
+      versioned_headers_ = false;
+      for (const auto& f : ctx.tu.files_read()) {
+        if (f.find("/torch/") == std::string::npos ||
+            ctx.tu.file_text(f).find("TORCH_FEATURE_VERSION") == std::string_view::npos)
+          continue;
+        if (guards_of(ctx, f).defines_feature_version()) {
+          versioned_headers_ = true;
+          break;
+        }
+      }
+    }
+    return *versioned_headers_;
+  }
+
+  struct Dating {
+    TorchVersion since;
+    bool baseline = true;
+    std::string how;  // where the date comes from, for the finding's note
+    bool older_overload = false;
+  };
+
+  // Release an API use needs. The declaration (or macro definition) clang
+  // resolved decides: the guards around it in the user's own headers say from
+  // which release on that exact declaration exists, so the 2.9 overload of
+  // new_empty (under `#if TORCH_FEATURE_VERSION < 2.10`) is 2.9 even though
+  // the name also has a 2.10 overload, and a declaration outside any guard is
+  // baseline. The rules' name table is only the fallback: no declaration
+  // location, or headers without the TORCH_FEATURE_VERSION mechanism.
+  Dating since_of(CheckContext& ctx, const std::string& api, const std::string& decl_file, uint32_t decl_line) {
     const TorchVersion baseline = ctx.env.stable_apis.baseline();
-    std::pair<TorchVersion, bool> best{baseline, true};
-    auto raise = [&](TorchVersion v, bool is_baseline) {
-      if (is_baseline) return;
-      if (best.second || v > best.first) best = {v, false};
-    };
-    if (!decl_file.empty())
-      if (auto g = guard_at(ctx, decl_file, decl_line)) raise(*g, *g <= baseline);
-    if (const StableApi* a = ctx.env.stable_apis.find(api)) raise(a->since, a->baseline);
-    return best;
+    if (!decl_file.empty() && headers_are_versioned(ctx)) {
+      const VersionSet& at = guards_of(ctx, decl_file).compiled_at(decl_line);
+      if (auto low = at.lowest()) {  // empty: our reading of the guards is off; use the table
+        const TorchVersion v = TorchVersion::decode(*low);
+        const std::string how = at.is_all() ? "" : " (compiled for TORCH_FEATURE_VERSION " + at.str() + ")";
+        if (v <= baseline) return {baseline, true, how};
+        const StableApi* named = ctx.env.stable_apis.find(api);
+        return {v, false, how, named && (named->baseline || named->since < v)};
+      }
+    }
+    if (const StableApi* a = ctx.env.stable_apis.find(api)) return {a->since, a->baseline, ""};
+    return {baseline, true, ""};
   }
 
   std::vector<Use> collect_uses(CheckContext& ctx) {
     std::vector<Use> uses;
     for (const auto& [ref, cls] : ctx.classified_references()) {
       if (cls != ApiClass::Stable || (ref->via != Via::Spelled && ref->via != Via::DeducedType)) continue;
-      auto [since, baseline] = since_of(ctx, ref->qualified, ref->decl_file, ref->decl_line);
-      uses.push_back({ref->qualified, since, baseline, ref->via == Via::Spelled ? ref->qualified_range : ref->range,
+      Dating d = since_of(ctx, ref->qualified, ref->decl_file, ref->decl_line);
+      uses.push_back({ref->qualified, d.since, d.baseline, ref->via == Via::Spelled ? ref->qualified_range : ref->range,
                       "declared in " + (ref->decl_header.empty() ? display_path(ref->decl_file) : ref->decl_header) +
-                          ":" + std::to_string(ref->decl_line)});
+                          ":" + std::to_string(ref->decl_line) + d.how,
+                      d.older_overload});
     }
     for (const auto& u : ctx.tu.macro_uses()) {
       if (u.def_kind != HeaderKind::Stable) continue;
-      auto [since, baseline] = since_of(ctx, u.name, u.def_file, u.def_line);
-      uses.push_back({u.name, since, baseline, u.range, "macro defined in " + u.def_header + ":" + std::to_string(u.def_line)});
+      Dating d = since_of(ctx, u.name, u.def_file, u.def_line);
+      uses.push_back({u.name, d.since, d.baseline, u.range,
+                      "macro defined in " + u.def_header + ":" + std::to_string(u.def_line) + d.how, d.older_overload});
     }
     if (!ctx.tu.ast_complete()) {
       // Shim functions named in code the AST could not resolve.
@@ -275,13 +318,24 @@ private:
     }
     s.floor = floor;
     s.loads_on = "lowest TORCH_TARGET_VERSION: " + floor->str() + " (" + floor->hex() + ")";
-    std::set<std::string> by;
+    std::set<std::string> by, overloaded;
     for (const auto& u : uses)
-      if (!u.baseline && u.since == *floor) by.insert(u.api);
+      if (!u.baseline && u.since == *floor) {
+        by.insert(u.api);
+        if (u.older_overload) overloaded.insert(u.api);
+      }
     s.floor_set_by.assign(by.begin(), by.end());
     if (target && target->version && *target->version > *floor)
       s.facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + floor->str() +
                                        " and the extension would load on more releases");
+    // The floor is what the declarations resolved at this target need; an
+    // overload for older targets (new_empty's 2.9 one) may serve the same call.
+    if (!overloaded.empty() && overloaded.size() == by.size()) {
+      std::string names;
+      for (const auto& n : overloaded) names += (names.empty() ? "" : ", ") + n;
+      s.facts.emplace_back("note", names + " also declared for older targets: at a lower TORCH_TARGET_VERSION the calls "
+                                           "may resolve to those; lint at that target to find out");
+    }
   }
 };
 

@@ -1,9 +1,9 @@
-#include "analyzers/schema/registrations/cpp_type_name.h"
+#include "analyzers/source/cpp_type_name.h"
 
 #include <cctype>
 #include <vector>
 
-namespace torchabi::schema {
+namespace torchabi::source {
 
 namespace {
 
@@ -154,4 +154,4 @@ std::string normalize_cpp_type(std::string_view canonical) {
   return print(n);
 }
 
-}  // namespace torchabi::schema
+}  // namespace torchabi::source

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Regenerates rules/runtime/aten_ops.tsv: the ATen operators torchabi's
+reference runtime must execute, with their newest schemas.
+
+Which ops: every ATen op the stable headers of an unpacked PyTorch can call —
+the ("aten::name", "overload") pairs torch/csrc/stable/*.h passes to
+torch_call_dispatcher / aoti_torch_call_dispatcher, and the
+aoti_torch_aten_* functions of the generated c_shim_aten.h — plus every op the
+runtime implements beyond them (the keys of its boxed table in
+src/analyzers/runtime/shim/aten_boxed.cpp, e.g. ops PyTorch's own test
+extensions call through the dispatcher directly). Schemas come from the same
+PyTorch's native_functions.yaml (torchgen).
+
+  scripts/build-runtime-aten-ops.py [--torch-root DIR] [-o FILE] [--check]
+
+DIR defaults to build/torch-sid/root (scripts/fetch-torch.sh). --check writes
+nothing and exits 1 when FILE is not what this script would write (a test runs
+it that way). Rerun when a new PyTorch is fetched; tests then list the header
+ops the runtime lacks.
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+import yaml
+
+root = pathlib.Path(__file__).resolve().parent.parent
+
+DISPATCH = re.compile(r'\b(?:aoti_torch_call_dispatcher|torch_call_dispatcher)\s*\(\s*"aten::(\w+)"\s*,\s*"(\w*)"')
+SHIM = re.compile(r'\bAOTITorchError\s+(aoti_torch_aten_\w+)\s*\(')
+BOXED = re.compile(r'\{\s*"aten::([\w.]+)"\s*,')
+FUNC = re.compile(r'\binline\b[^;{}()]*?\b(\w+)\s*\(')
+
+
+def enclosing_function(text, pos):
+    """The name of the last `inline ... name(` before pos: the header API that makes the call."""
+    names = FUNC.findall(text, 0, pos)
+    return names[-1] if names else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--torch-root", default=str(root / "build" / "torch-sid" / "root"))
+    ap.add_argument("-o", "--output", default=str(root / "rules" / "runtime" / "aten_ops.tsv"))
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args()
+    torch_root = pathlib.Path(a.torch_root)
+    include = torch_root / "usr" / "include"
+    stable = include / "torch" / "csrc" / "stable"
+    c_shim = include / "torch" / "csrc" / "inductor" / "aoti_torch" / "generated" / "c_shim_aten.h"
+    natives = list(torch_root.glob("usr/lib/python3*/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml"))
+    if not stable.is_dir() or not c_shim.is_file() or not natives:
+        sys.exit(f"torchabi: {torch_root} has no PyTorch headers and torchgen (run scripts/fetch-torch.sh)")
+
+    schemas = {}  # "name.overload" ("name." for the default overload) -> schema
+    for entry in yaml.safe_load(natives[0].read_text()):
+        func = entry.get("func") if isinstance(entry, dict) else None
+        if isinstance(func, str):
+            head = func.split("(", 1)[0]
+            schemas[head if "." in head else head + "."] = func
+
+    def key(name, overload):
+        k = f"{name}.{overload}"
+        if k not in schemas:
+            sys.exit(f"torchabi: the headers call aten::{name}.{overload}, which {natives[0]} does not define")
+        return k
+
+    used = {}  # key -> set of "header: api" / shim function names
+    for h in sorted(stable.rglob("*.h")):
+        text = h.read_text()
+        for m in DISPATCH.finditer(text):
+            k = key(m.group(1), m.group(2))
+            used.setdefault(k, set()).add(f"{h.relative_to(include)}: {enclosing_function(text, m.start())}")
+    for m in SHIM.finditer(c_shim.read_text()):
+        fn = m.group(1)
+        rest = fn[len("aoti_torch_aten_"):]
+        # The shim name is name + "_" + overload; the split that names a real op wins.
+        cands = [(rest[:i], rest[i + 1:]) for i in range(len(rest)) if rest[i] == "_"] + [(rest, "")]
+        found = [c for c in cands if f"{c[0]}.{c[1]}" in schemas]
+        if len(found) != 1:
+            sys.exit(f"torchabi: cannot tell which ATen op {fn} is (candidates: {found})")
+        used.setdefault(key(*found[0]), set()).add(fn)
+
+    boxed = root / "src" / "analyzers" / "runtime" / "shim" / "aten_boxed.cpp"
+    for q in BOXED.findall(boxed.read_text()):
+        name, _, overload = q.partition(".")
+        used.setdefault(key(name, overload), set())
+
+    version = "unknown"
+    stamp = torch_root / ".torchabi-fetched"
+    if stamp.exists():
+        for line in stamp.read_text().splitlines():
+            if line.startswith("Package: libtorch-dev"):
+                version = line.split("Version: ")[-1]
+    lines = [
+        "# ATen operators torchabi's reference runtime executes (CPU), with their schemas from",
+        "# native_functions.yaml. 'used by' names what in the stable headers calls each one:",
+        "# header: API for calls through torch_call_dispatcher / aoti_torch_call_dispatcher,",
+        "# aoti_torch_aten_* for the generated C shim; '-' for ops the runtime implements",
+        "# beyond the headers (extensions may call any ATen op through the dispatcher).",
+        f"# Generated by scripts/build-runtime-aten-ops.py from libtorch-dev {version}; do not edit.",
+        "# schema\tused by",
+    ]
+    for k in sorted(used):
+        lines.append(f"aten::{schemas[k]}\t{'; '.join(sorted(used[k])) or '-'}")
+    out = "\n".join(lines) + "\n"
+    dst = pathlib.Path(a.output)
+    if a.check:
+        if not dst.exists() or dst.read_text() != out:
+            print(f"{dst} is out of date: rerun scripts/build-runtime-aten-ops.py", file=sys.stderr)
+            return 1
+        return 0
+    dst.write_text(out)
+    print(f"wrote {dst}: {len(used)} operators")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Differential test of `torchabi run` against real PyTorch (the anchor).
+#
+#   scripts/test-against-torch.sh [--rebuild-chroot]
+#
+# 1. A Debian sid chroot with python3-torch, libtorch-dev and g++ (mmdebstrap,
+#    as root; cached in $TORCHABI_TORCH_CHROOT, default ~/.cache/torchabi/sid-torch,
+#    about 1.8 GB; built only when missing or with --rebuild-chroot).
+# 2. Our stable fixture extensions (fixtures/runtime/*.cpp, bad/*.cpp, and
+#    fixtures/real_stable/ when present) are compiled with g++ against the
+#    chroot's real headers and linked as real builds link them
+#    (-ltorch_cpu -lc10: DT_NEEDED carries the versioned sonames). They are
+#    compiled on this machine so that torchabi, outside the chroot, can load
+#    them too; sid's newer glibc loads them as well.
+# 3. Inside the chroot, real torch loads each one (torch.ops.load_library),
+#    and runs every case file (fixtures/runtime/**/*.yaml) plus a generated one
+#    that runs every ATen op of rules/runtime/aten_ops.tsv (through
+#    fixtures/runtime/aten_probe.cpp) on every dtype, 0-dim, 0-size,
+#    broadcast and non-contiguous inputs.
+# 4. Outside, `torchabi run` runs the same .so files with real torch's answers
+#    as the expectations; loading, registrations (ops, schemas, dispatch keys),
+#    outputs (dtype, shape, strides, values within torch.testing's tolerances)
+#    and errors must agree. Every disagreement is printed with both sides; the
+#    last line is 'N passed, M failed' and the exit status is 1 on any.
+#
+# Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
+# a built torchabi (scripts/build.sh), python3-yaml.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+chroot_dir=${TORCHABI_TORCH_CHROOT:-$HOME/.cache/torchabi/sid-torch}
+rebuild=0
+for a in "$@"; do
+  case "$a" in
+    --rebuild-chroot) rebuild=1 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
+  esac
+done
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+start=$(date +%s)
+phase() { echo "== $* ($(( $(date +%s) - start ))s)"; }
+
+# 1. The chroot.
+if [ "$rebuild" = 1 ] || [ ! -f "$chroot_dir/.torchabi-ready" ]; then
+  command -v mmdebstrap >/dev/null || { echo "test-against-torch.sh: mmdebstrap is missing (scripts/install-deps.sh)" >&2; exit 2; }
+  phase "building the sid chroot in $chroot_dir (a few minutes, once)"
+  mirror=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
+    grep -oE 'https?://[^ ]+' | head -n1 || true)
+  $sudo rm -rf "$chroot_dir.partial"
+  mkdir -p "$(dirname "$chroot_dir")"
+  $sudo mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+    --include=python3-torch,g++,libtorch-dev,python3-yaml sid "$chroot_dir.partial" ${mirror:+"$mirror"} \
+    >"$chroot_dir.log" 2>&1 || { tail -20 "$chroot_dir.log" >&2; exit 1; }
+  $sudo touch "$chroot_dir.partial/.torchabi-ready"
+  $sudo rm -rf "$chroot_dir"
+  $sudo mv "$chroot_dir.partial" "$chroot_dir"
+fi
+torch_version=$($sudo chroot "$chroot_dir" dpkg-query -W -f='${Version}' python3-torch)
+phase "real PyTorch: python3-torch $torch_version"
+
+# 2. torchabi and the extensions.
+[ -x "$build/torchabi" ] || { echo "test-against-torch.sh: $build/torchabi is not built (scripts/build.sh)" >&2; exit 2; }
+work_in=/tmp/torchabi-against-torch
+work=$chroot_dir$work_in
+$sudo rm -rf "$work"
+$sudo mkdir -p "$work/ext"
+$sudo chown "$(id -u)" "$work" "$work/ext"
+# A snapshot of torchabi and its runtime libraries: a build running meanwhile cannot pull them away.
+mkdir -p "$work/bin/lib"
+cp "$build/torchabi" "$work/bin/"
+cp -r "$build/lib/torchabi-runtime" "$work/bin/lib/"
+torchabi=$work/bin/torchabi
+libdir=$(dirname "$(find "$chroot_dir/usr/lib" -name 'libtorch_cpu.so' -print -quit)")
+# Only PyTorch's headers from the chroot: its libc and libstdc++ headers are sid's.
+mkdir -p "$work/include"
+for d in torch c10 ATen caffe2; do
+  [ -d "$chroot_dir/usr/include/$d" ] && ln -s "$chroot_dir/usr/include/$d" "$work/include/$d"
+done
+phase "compiling the fixture extensions against $chroot_dir/usr/include/{torch,c10,ATen}"
+flags=(-std=c++20 -O1 -fPIC -I"$work/include" -I"$root/fixtures/runtime")
+link=(-L"$libdir" -Wl,--no-as-needed -ltorch_cpu -lc10 -Wl,--allow-shlib-undefined -Wl,-rpath-link,"$libdir")
+throttle() { [ "$(jobs -r | wc -l)" -lt "${JOBS:-2}" ] || wait -n; }
+compile() {  # NAME SOURCE: one extension from one file
+  g++ "${flags[@]}" -shared "$2" -o "$work/ext/$1.so" "${link[@]}" 2>"$work/ext/$1.log" ||
+    { echo "  cannot compile $1:"; grep -m3 error "$work/ext/$1.log"; }
+}
+for src in "$root"/fixtures/runtime/*.cpp "$root"/fixtures/runtime/bad/*.cpp; do
+  name=$(basename "$src" .cpp)
+  case "$src" in */bad/*) name=bad_$name ;; esac
+  throttle
+  compile "$name" "$src" &
+done
+# fixtures/real_stable: each file at its lowest target and at the headers'
+# release, as its CMakeLists.txt builds it (markers in the files), one .so each.
+rs=$root/fixtures/real_stable
+if [ -d "$rs/csrc" ]; then
+  ver=$work/include/torch/headeronly/version.h
+  hex() { printf '0x%02x%02x000000000000' "${1%%.*}" "${1#*.}"; }
+  release=$(sed -n 's/^#define TORCH_VERSION_MAJOR //p' "$ver").$(sed -n 's/^#define TORCH_VERSION_MINOR //p' "$ver")
+  mkdir -p "$work/obj"
+  for src in "$rs"/csrc/*.cpp; do
+    grep -q 'torchabi-fixture: needs cuda' "$src" && continue
+    extra=$(sed -n 's/.*torchabi-fixture: flags //p' "$src" | head -n1)
+    lowest=$(sed -n 's/.*torchabi-fixture: lowest-target \([0-9.]*\).*/\1/p' "$src" | head -n1)
+    for variant in lowest release; do
+      def=()
+      if [ $variant = release ]; then def=(-DTORCH_TARGET_VERSION="$(hex "$release")")
+      elif ! grep -q 'lowest-target [0-9.]* in-source' "$src"; then def=(-DTORCH_TARGET_VERSION="$(hex "${lowest:-$release}")"); fi
+      obj=$work/obj/$variant-$(basename "$src" .cpp).o
+      throttle
+      # shellcheck disable=SC2086 # $extra holds several flags
+      (g++ "${flags[@]}" -I"$rs/include" "${def[@]}" $extra -c "$src" -o "$obj" 2>"$obj.log" ||
+        { echo "  cannot compile real_stable ($variant) $(basename "$src"):"; grep -m3 error "$obj.log"; rm -f "$obj"; }) &
+    done
+  done
+  wait
+  for variant in lowest release; do
+    objs=("$work"/obj/$variant-*.o)
+    [ -e "${objs[0]}" ] && g++ -shared "${objs[@]}" -o "$work/ext/real_stable_$variant.so" "${link[@]}"
+  done
+fi
+wait
+
+# The manifest: every extension built, with its case file (same stem) if any.
+phase "writing the manifest and the ATen op cases"
+cp "$root/rules/runtime/aten_ops.tsv" "$work/aten_ops.tsv"
+python3 "$root/scripts/against-torch/gen_aten_cases.py" "$work/aten_ops.tsv" "$work/aten_probe.yaml"
+python3 - "$root" "$work" <<'EOF'
+import json, os, sys, glob
+root, work = sys.argv[1], sys.argv[2]
+exts = []
+for so in sorted(glob.glob(os.path.join(work, "ext", "*.so"))):
+    name = os.path.basename(so)[:-3]
+    ext = {"so": os.path.relpath(so, work)}
+    cands = [os.path.join(root, "fixtures/runtime", name + ".yaml"),
+             os.path.join(root, "fixtures/runtime/bad", name.removeprefix("bad_") + ".yaml"),
+             ]
+    if name.startswith("real_stable_"):
+        cands = [os.path.join(root, "fixtures/real_stable", "cases.yaml")]
+    if name == "aten_probe":
+        ext["cases"] = "aten_probe.yaml"
+        ext["env"] = {"TORCHABI_ATEN_PROBE_OPS": "aten_ops.tsv"}
+        ext["isolate"] = False  # real ATen raises, it does not crash
+    else:
+        for c in cands:
+            if os.path.exists(c):
+                dst = os.path.join(work, name + ".cases.yaml")
+                with open(c) as f, open(dst, "w") as g:
+                    g.write(f.read())
+                ext["cases"] = os.path.relpath(dst, work)
+                break
+    if ext.get("cases"):
+        import yaml
+        with open(os.path.join(work, ext["cases"])) as f:
+            ext["case_count"] = len((yaml.safe_load(f) or {}).get("cases") or [])
+    exts.append(ext)
+with open(os.path.join(work, "manifest.json"), "w") as f:
+    json.dump({"timeout": 10, "extensions": exts}, f, indent=1)
+print(f"  {len(exts)} extensions")
+EOF
+cp "$root/scripts/against-torch/torch_runner.py" "$work/"
+
+# 3. Real torch, inside the chroot (its own /proc, in a private mount namespace).
+phase "running them in real PyTorch"
+$sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+  chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp python3 $work_in/torch_runner.py \
+    --manifest $work_in/manifest.json --out $work_in/torch_results.json" 2> >(grep -v 'UCX\|cpuinfo' >&2)
+
+# 4. torchabi, outside, with real torch's answers as expectations.
+phase "running them in torchabi and comparing"
+status=0
+python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manifest "$work/manifest.json" \
+  --torch-results "$work/torch_results.json" --work "$work" || status=$?
+phase "done (work files in $work)"
+exit $status

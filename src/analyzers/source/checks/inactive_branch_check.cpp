@@ -1,0 +1,97 @@
+// source-inactive-branch: uses of unstable PyTorch headers, names and macros
+// in #if/#ifdef/#elif/#else branches that the analysed configuration does not
+// compile (#ifdef USE_ROCM, #ifndef __CUDA_ARCH__ in a host-side parse, a
+// feature flag another build sets). Lint parses one configuration; the code of
+// the others still has to be ported. Each inactive branch's text is scanned
+// with the rules data of the AST checks (token_scan.h), and each use is
+// reported with the directive that disabled it. Severity warning by default:
+// the scan sees tokens, not declarations (configurable like any rule).
+//
+// A branch that some inclusion of the file did compile (a header included
+// twice with different macros, or by another TU) is left to the AST checks:
+// there the use has its exact finding, and lint keeps that one.
+#include <algorithm>
+
+#include "analyzers/source/checks/checks.h"
+#include "analyzers/source/inactive_branches.h"
+#include "analyzers/source/token_scan_context.h"
+#include "analyzers/source/token_use_findings.h"
+
+namespace torchabi::source::checks {
+
+namespace {
+
+const char* kRule = "source-inactive-branch";
+
+// `#ifdef X` / `#if defined(X)` / `#elif defined X`: the macro a user would
+// define to compile the branch; empty when it is not that simple.
+std::string enabling_macro(const std::string& directive) {
+  auto ident_at = [&](size_t p) {
+    size_t e = p;
+    while (e < directive.size() && (std::isalnum(static_cast<unsigned char>(directive[e])) || directive[e] == '_')) ++e;
+    return directive.substr(p, e - p);
+  };
+  if (directive.starts_with("#ifdef ")) return ident_at(7);
+  if (directive.starts_with("#elifdef ")) return ident_at(9);
+  for (const char* p : {"#if defined(", "#elif defined(", "#if defined ", "#elif defined "}) {
+    const std::string prefix = p;
+    if (!directive.starts_with(prefix)) continue;
+    std::string name = ident_at(prefix.size());
+    size_t after = prefix.size() + name.size();
+    if (prefix.back() == '(') ++after;
+    return after >= directive.size() || directive.find_first_not_of(' ', after) == std::string::npos ? name : "";
+  }
+  return {};
+}
+
+class InactiveBranchCheck final : public TuCheck {
+public:
+  void run(CheckContext& ctx) override {
+    const ParsedTu& tu = ctx.tu;
+    std::optional<TokenScanContext> scan;
+    for (const auto& file : tu.project_files()) {
+      const OffsetRanges skipped = skipped_ranges(tu, file);
+      if (skipped.empty()) continue;
+      const std::string_view text = tu.file_text(file);
+      const std::vector<ConditionalBranch> branches = inactive_branches(text, skipped);
+      if (branches.empty()) continue;
+      if (!scan) scan.emplace(tu, ctx.env);
+      const TokenScanRules rules = scan->rules_for(file);
+      const LineIndex lines(text);
+      for (const auto& b : branches) {
+        if (compiled_elsewhere(tu, file, b)) continue;
+        for (const auto& use : scan_token_uses(text, b.body_begin, b.body_end, rules)) {
+          const auto [line, column] = lines.at(use.begin);
+          findings::Finding f = token_use_finding(ctx.env, use, kRule, file, line, column);
+          f.message = "in " + b.describe() + ", which this configuration does not compile: " + f.message;
+          f.notes.push_back("found in the tokens of the inactive branch: lint parsed the configuration in which " +
+                            b.directive + " (line " + std::to_string(b.line) + ") is not taken");
+          if (const std::string m = enabling_macro(b.directive); !m.empty())
+            f.notes.push_back("lint the other configuration too with --also-define " + m +
+                              " (or add -D" + m + " to the flags) to check this code with the AST");
+          ctx.report(std::move(f));
+        }
+      }
+    }
+  }
+
+private:
+  // A reference, macro expansion or #include the AST recorded inside the
+  // branch means some inclusion of the file compiled it.
+  static bool compiled_elsewhere(const ParsedTu& tu, const std::string& file, const ConditionalBranch& b) {
+    auto inside = [&](const Range& r) { return r.file == file && r.begin >= b.body_begin && r.begin < b.body_end; };
+    for (const auto& u : tu.macro_uses())
+      if (inside(u.range)) return true;
+    for (const auto& d : tu.includes())
+      if (d.includer == file && inside(d.range)) return true;
+    for (const auto& r : tu.references())
+      if (inside(r.range)) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<TuCheck> make_inactive_branch_check() { return std::make_unique<InactiveBranchCheck>(); }
+
+}  // namespace torchabi::source::checks

@@ -1,0 +1,60 @@
+#include "inputs/headeronly_index.h"
+
+#include <sstream>
+#include <vector>
+
+#include "common/input_error.h"
+#include "inputs/rules_source.h"
+
+namespace torchabi::inputs {
+
+namespace {
+constexpr const char* kFile = "api/headeronly_cxx.tsv";
+}
+
+HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
+  HeaderOnlyIndex idx;
+  auto text = src.read(kFile);
+  if (!text) return idx;
+  std::istringstream in(*text);
+  std::string line;
+  size_t line_no = 0;
+  bool header_seen = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::istringstream ls(line);
+    for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
+    if (!header_seen) {
+      header_seen = true;
+      if (cols.size() < 4 || cols[0] != "name" || cols[1] != "kind" || cols[3] != "mangled")
+        throw InputError(src.describe() + "/" + kFile, "line " + std::to_string(line_no) +
+                                                           ": expected the header name, kind, header, mangled");
+      continue;
+    }
+    if (cols.size() < 4 || cols[0].empty())
+      throw InputError(src.describe() + "/" + kFile, "line " + std::to_string(line_no) + ": expected 4 columns");
+    const std::string& kind = cols[1];
+    idx.names_.insert(cols[0]);
+    if (kind == "type") idx.types_.insert(cols[0]);
+    else if (kind == "function-template") idx.templates_.insert(cols[0]);
+    if ((kind == "function" || kind == "variable") && cols[3] != "-") idx.mangled_.insert(cols[3]);
+  }
+  return idx;
+}
+
+bool HeaderOnlyIndex::defines_name(std::string_view name) const {
+  if (name.starts_with("::")) name.remove_prefix(2);
+  if (has_name(name)) return true;
+  for (size_t p = name.rfind("::"); p != std::string_view::npos && p > 0; p = name.rfind("::", p - 1))
+    if (has_type(name.substr(0, p))) return true;
+  return false;
+}
+
+const HeaderOnlyIndex& HeaderOnlyIndex::current() {
+  static const HeaderOnlyIndex idx = load(RulesSource::current());
+  return idx;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,47 @@
+// The C++ that PyTorch's header-only headers (torch/headeronly/**) define in
+// namespaces that are unstable by name (c10::ScalarType, c10::toString(ScalarType),
+// c10::Half, ...), from rules/api/headeronly_cxx.tsv (scripts/headeronly-cxx.py
+// derives it from the real headers). Stable vs unstable is decided by where a
+// declaration lives: these are stable although spelled c10::.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+namespace torchabi::inputs {
+
+class RulesSource;
+
+class HeaderOnlyIndex {
+public:
+  // Throws InputError when the file is malformed; a missing file is an empty index.
+  static HeaderOnlyIndex load(const RulesSource& src);
+  // The index of RulesSource::current(), loaded once.
+  static const HeaderOnlyIndex& current();
+
+  // A function or variable, by its exact mangled name (overloads differ).
+  bool has_mangled(std::string_view mangled) const { return mangled_.count(std::string(mangled)) != 0; }
+  // A class or enum defined there: its members, typeinfo and vtable are too.
+  bool has_type(std::string_view qualified) const { return types_.count(std::string(qualified)) != 0; }
+  // A function template: any instantiation of it.
+  bool has_function_template(std::string_view qualified) const {
+    return templates_.count(std::string(qualified)) != 0;
+  }
+  // Any entity of that qualified name (type, function, template, variable,
+  // enumerator, alias): for names read from tokens, without overloads.
+  bool has_name(std::string_view qualified) const { return names_.count(std::string(qualified)) != 0; }
+  // For names read from tokens (no overload resolution): the name of an
+  // entity defined there, or of a member of a class defined there
+  // (c10::Half::from_bits). Lint's token-level fallbacks must not call these unstable.
+  bool defines_name(std::string_view qualified) const;
+  // Every mangled function name, for matching a local entity's enclosing function.
+  const std::unordered_set<std::string>& mangled_names() const { return mangled_; }
+
+  size_t size() const { return names_.size(); }
+
+private:
+  std::unordered_set<std::string> mangled_, types_, templates_, names_;
+};
+
+}  // namespace torchabi::inputs
