@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <elf.h>
+#include <unordered_map>
 
 #include "inputs/elf_view.h"
 
@@ -49,7 +50,12 @@ ExportTable ExportTable::read(const ElfView& elf) {
   for (auto v : elf.version_definitions()) t.version_defs_.push_back(kept_version(v));
 
   t.symbols_.reserve(elf.symbol_count());
-  t.first_.reserve(elf.symbol_count());
+  t.next_.reserve(elf.symbol_count());
+  // A power of two at least twice the symbols: short probe runs.
+  size_t slots = 16;
+  while (slots < 2 * elf.symbol_count()) slots *= 2;
+  t.slots_.assign(slots, kEnd);
+  t.mask_ = slots - 1;
   for (size_t i = 1; i < elf.symbol_count(); ++i) {
     if (!exported(elf.symbol(i, /*with_name=*/false))) continue;
     const DynSymbol s = elf.symbol(i);
@@ -60,17 +66,30 @@ ExportTable ExportTable::read(const ElfView& elf) {
     // .gnu.version's hidden bit; index 0 (local) was skipped above.
     e.hidden = s.hidden_version;
     e.weak = s.bind == STB_WEAK;
-    const uint32_t index = uint32_t(t.symbols_.size());
     t.symbols_.push_back(e);
-    auto [it, fresh] = t.first_.emplace(e.name, index);
-    if (fresh) {
-      t.next_.push_back(kEnd);
-    } else {
-      t.next_.push_back(it->second);  // newest first; order does not matter to lookups
-      it->second = index;
-    }
+    t.index_last();
   }
   return t;
+}
+
+void ExportTable::index_last() {
+  const uint32_t index = uint32_t(symbols_.size() - 1);
+  const std::string_view name = symbols_.back().name;
+  size_t i = std::hash<std::string_view>{}(name) & mask_;
+  while (slots_[i] != kEnd && symbols_[slots_[i]].name != name) i = (i + 1) & mask_;
+  // Newest first; the order of one name's definitions does not matter to lookups.
+  next_.push_back(slots_[i]);
+  slots_[i] = index;
+}
+
+uint32_t ExportTable::first(std::string_view name) const {
+  if (slots_.empty()) return kEnd;
+  size_t i = std::hash<std::string_view>{}(name) & mask_;
+  while (slots_[i] != kEnd) {
+    if (symbols_[slots_[i]].name == name) return slots_[i];
+    i = (i + 1) & mask_;
+  }
+  return kEnd;
 }
 
 bool ExportTable::defines_version(std::string_view v) const {

@@ -12,7 +12,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace torchabi::inputs {
@@ -39,11 +38,9 @@ public:
   // one; several when the library exports more than one version of it).
   template <class F>
   void for_each(std::string_view name, F&& f) const {
-    auto it = first_.find(name);
-    if (it == first_.end()) return;
-    for (uint32_t i = it->second; i != kEnd; i = next_[i]) f(symbols_[i]);
+    for (uint32_t i = first(name); i != kEnd; i = next_[i]) f(symbols_[i]);
   }
-  bool contains(std::string_view name) const { return first_.count(name) != 0; }
+  bool contains(std::string_view name) const { return first(name) != kEnd; }
   // Every definition, in symbol-table order.
   const std::vector<ExportedSymbol>& symbols() const { return symbols_; }
   size_t size() const { return symbols_.size(); }
@@ -64,6 +61,10 @@ public:
 private:
   static constexpr uint32_t kEnd = UINT32_MAX;
   std::string_view keep(std::string_view s);
+  // The newest definition of `name`, or kEnd.
+  uint32_t first(std::string_view name) const;
+  // Adds symbols_.back() to the table.
+  void index_last();
 
   std::vector<std::unique_ptr<char[]>> arena_;
   size_t arena_left_ = 0;
@@ -71,7 +72,11 @@ private:
 
   std::vector<ExportedSymbol> symbols_;
   std::vector<uint32_t> next_;  // next definition of the same name, or kEnd
-  std::unordered_map<std::string_view, uint32_t> first_;
+  // Open addressing over symbol indices (one allocation, no node per name:
+  // building and freeing the table of libtorch_cpu.so costs half of what
+  // std::unordered_map does).
+  std::vector<uint32_t> slots_;  // kEnd: empty; else the newest definition of a name
+  size_t mask_ = 0;
   std::vector<std::string_view> version_defs_;
   bool defines_versions_ = false;
 };

@@ -164,11 +164,40 @@ TEST(LintRules, SourceTuNotAnalysed) {
   EXPECT_TRUE(c.json()["findings"].empty());
 }
 
+TEST(LintRules, SourceInactiveBranch) {
+  const std::string f = fixture("source-inactive-branch/fires.cpp");
+  auto r = lint_fixture("source-inactive-branch/fires.cpp");
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // warnings
+  EXPECT_EQ(findings_of(r.json(), "source-inactive-branch"),
+            (V{{f, 6, 10, "c10/hip/HIPStream.h"},
+               {f, 11, 3, "TORCH_CHECK"},
+               {f, 16, 3, "at::Tensor"},
+               {f, 16, 23, "at::empty"},
+               {f, 17, 3, "at::Tensor::zero_"}}));
+  auto clean = lint_fixture("source-inactive-branch/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_TRUE(clean.json()["findings"].empty());
+
+  // The other configuration: its AST finding replaces the token-level one.
+  auto both = lint_json({f, "--also-define", "FLASHATTENTION_DISABLE_FP8", "--", "-std=c++17", "-I", stand_ins()});
+  auto j = both.json();
+  EXPECT_EQ(findings_of(j, "source-inactive-branch").size(), 4u) << both.out;
+  EXPECT_EQ(findings_of(j, "source-unstable-macro"), (V{{f, 11, 3, "TORCH_CHECK"}}));
+  EXPECT_EQ(both.exit_code, 1);
+
+  // Severity is configurable like any rule's.
+  const std::string dir = make_temp_dir();
+  write_file(dir, ".torchabi.yaml", "severity:\n  source-inactive-branch: error\n");
+  auto strict = lint_json({"--config", dir + "/.torchabi.yaml", f, "--", "-std=c++17", "-I", stand_ins()});
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+}
+
 TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
   for (const char* rule : {"source-unstable-include", "source-unstable-api", "source-unstable-macro",
                            "version-target-implausible", "version-api-after-target", "source-bool-macro-flag",
                            "source-target-version-undefined", "source-shim-declaration-mismatch",
-                           "source-suppression-without-reason", "source-parse-incomplete", "source-tu-not-analysed"}) {
+                           "source-suppression-without-reason", "source-parse-incomplete", "source-tu-not-analysed",
+                           "source-inactive-branch"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;
     auto r = run_torchabi({"explain", rule});

@@ -82,10 +82,11 @@ std::string copy_fixtures(const std::vector<std::string>& names) {
 }
 
 torchabi::e2e::RunResult migrate(const std::string& cwd, std::vector<std::string> args,
-                                 const std::vector<std::string>& files) {
+                                 const std::vector<std::string>& files, const std::vector<std::string>& extra_flags = {}) {
   args.insert(args.end(), {"--cache-dir", (fs::path(cwd) / ".cache").string()});
   args.insert(args.end(), files.begin(), files.end());
   for (const auto& a : compiler_args()) args.push_back(a);
+  for (const auto& a : extra_flags) args.push_back(a);
   args.insert(args.begin(), "migrate");
   return run_torchabi(args, cwd);
 }
@@ -166,7 +167,8 @@ TEST(MigratePlan, PybindModuleWithAutogradIsBlocked) {
 TEST(MigratePlan, CudaStyleFileWithoutTheToolkit) {
   REQUIRE_LIBTORCH();
   const std::string dir = copy_fixtures({"cuda_style"});
-  auto r = migrate(dir, {"--format", "json"}, {"cuda_style/add_one.cu"});
+  // --cuda-path to nowhere: the plan of a machine without CUDA, whatever this one has.
+  auto r = migrate(dir, {"--format", "json"}, {"cuda_style/add_one.cu"}, {"--cuda-path=/nonexistent"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = r.json();
   expect_file(comparable(j).dump(2) + "\n", "cuda_style.plan.json");
@@ -178,6 +180,27 @@ TEST(MigratePlan, CudaStyleFileWithoutTheToolkit) {
   EXPECT_EQ(apis["C10_CUDA_KERNEL_LAUNCH_CHECK"]["replacement"], "STD_CUDA_KERNEL_LAUNCH_CHECK");
   // STD_CUDA_KERNEL_LAUNCH_CHECK needs 2.10: that sets the target.
   EXPECT_EQ(j["target_version"]["release"], "2.10");
+}
+
+TEST(MigratePlan, CudaStyleFileWithTheMachinesToolkitSeesTheKernelLaunch) {
+  REQUIRE_LIBTORCH();
+  // Where lint looks by default (src/inputs/cuda_installation.h); the stand-in of fixtures/cuda_toolkit
+  // cannot serve here (c10/cuda needs more of CUDA than it declares).
+  std::string cuda;
+  for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(env); v && *v && cuda.empty() && fs::exists(fs::path(v) / "include/cuda_runtime.h")) cuda = v;
+  if (cuda.empty() && fs::exists("/usr/local/cuda/include/cuda_runtime.h")) cuda = "/usr/local/cuda";
+  if (cuda.empty()) GTEST_SKIP() << "no CUDA toolkit on this machine (CUDA_HOME, CUDA_PATH, /usr/local/cuda)";
+  const std::string dir = copy_fixtures({"cuda_style"});
+  auto r = migrate(dir, {"--format", "json"}, {"cuda_style/add_one.cu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  // The launch line's data_ptr<T>() calls are lost when CUDA's keywords are defined away.
+  size_t data_ptr_on_launch = 0;
+  for (const auto& a : j["apis"])
+    if (a["api"] == "at::TensorBase::data_ptr")
+      for (const auto& u : a["uses"]) data_ptr_on_launch += u["line"] == 26;
+  EXPECT_EQ(data_ptr_on_launch, 2u) << cuda;
 }
 
 TEST(MigrateFix, LegacyCpuOpIsRewrittenCompilesAndLintsClean) {

@@ -37,6 +37,8 @@ public:
       }
       if (!first) first = &d;
     }
+    // Which CUDA installation a CUDA file was parsed with (or why none): a fact of the TU.
+    if (!tu.args().cuda.empty()) ctx.subject().facts.emplace_back("CUDA", tu.args().cuda);
     if (errors == 0 && !tu.used_minimal_args() && !tu.args().cuda_without_sdk) return;
     findings::Finding f;
     f.rule = "source-parse-incomplete";
