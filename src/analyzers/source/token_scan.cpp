@@ -322,7 +322,7 @@ private:
       if (it != rules_.unqualified_names->end()) {
         if (it->second.function) {
           if (is(toks, i + 1, "(") || is(toks, i + 1, "<")) add(TokenUseKind::Unqualified, it->second.qualified, t.begin, t.end);
-        } else if (prev != "struct" && prev != "class" && prev != "enum") {
+        } else if (prev != "struct" && prev != "class" && prev != "enum" && prev != "typename") {
           add(TokenUseKind::Unqualified, it->second.qualified, t.begin, t.end);
           if (rules_.members) maybe_declaration(toks, i + 1, it->second.qualified);
         }

@@ -63,6 +63,25 @@ TEST_F(ShimTest, ConstantsAreTheC10Ordinals) {
   EXPECT_NE(torch_tag_pointwise(), torch_tag_core());
 }
 
+// As in ATen (measured on PyTorch 2.14): a tensor without elements has a null
+// data pointer, also when it is a view into a non-empty storage.
+TEST_F(ShimTest, TensorsWithoutElementsHaveANullDataPointer) {
+  int64_t sizes[] = {3, 0}, strides[] = {1, 1};
+  AtenTensorHandle empty, full, tail;
+  ASSERT_EQ(aoti_torch_empty_strided(2, sizes, strides, aoti_torch_dtype_float32(), 0, -1, &empty), 0);
+  int64_t four = 4, one = 1;
+  ASSERT_EQ(aoti_torch_empty_strided(1, &four, &one, aoti_torch_dtype_float32(), 0, -1, &full), 0);
+  ASSERT_EQ(aoti_torch_aten_narrow(full, 0, 4, 0, &tail), 0);
+  void* p = reinterpret_cast<void*>(1);
+  EXPECT_EQ(aoti_torch_get_data_ptr(empty, &p), 0);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_EQ(aoti_torch_get_data_ptr(tail, &p), 0);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_EQ(aoti_torch_get_data_ptr(full, &p), 0);
+  EXPECT_NE(p, nullptr);
+  for (AtenTensorHandle h : {empty, full, tail}) EXPECT_EQ(aoti_torch_delete_tensor_object(h), 0);
+}
+
 TEST_F(ShimTest, TensorMetadataFollowsEmptyStrided) {
   int64_t sizes[] = {2, 3}, strides[] = {1, 2};
   AtenTensorHandle h;

@@ -98,7 +98,7 @@ Storage::~Storage() {
 
 std::shared_ptr<Storage> Storage::allocate(size_t nbytes) {
   auto s = std::make_shared<Storage>();
-  // At least one byte so that data() of an empty tensor is non-null, as ATen's is.
+  // At least one byte: calloc(0) may return null, which would read as out of memory.
   s->data = static_cast<std::byte*>(std::calloc(nbytes ? nbytes : 1, 1));
   if (!s->data) throw std::runtime_error("out of memory allocating " + std::to_string(nbytes) + " bytes");
   s->nbytes = nbytes;
@@ -133,7 +133,9 @@ bool TensorImpl::is_contiguous() const {
 }
 
 std::byte* TensorImpl::data() const {
-  if (!storage) return nullptr;
+  // ATen gives every tensor without elements a null data pointer, even a view
+  // into a non-empty storage.
+  if (!storage || numel() == 0) return nullptr;
   return storage->data + storage_offset * static_cast<int64_t>(element_size());
 }
 

@@ -71,7 +71,7 @@ struct TensorImpl {
   int64_t numel() const;
   size_t element_size() const { return dtype_info(dtype).size; }
   bool is_contiguous() const;
-  // Pointer to element 0 (storage base + offset); null without storage.
+  // Pointer to element 0 (storage base + offset); null without storage or elements.
   std::byte* data() const;
   // Pointer to the element with the given linear (row-major) index.
   std::byte* element(int64_t linear_index) const;
