@@ -24,8 +24,8 @@ build=${BUILD_DIR:-$root/build}
 torchabi=${TORCHABI:-$build/torchabi}
 reps=${REPS:-10}
 bookworm=${BOOKWORM_LIBDIR:-/usr/lib/x86_64-linux-gnu}
-sid=$(ls -d "$build"/torch-sid/root/usr/lib/*/ 2>/dev/null | head -1)
-sid=${sid%/}
+sid=$(dirname "$(ls "$build"/torch-sid/root/usr/lib/*/libtorch_cpu.so 2>/dev/null | head -1)")
+loader=$(readelf -lW /bin/true | sed -n 's/.*interpreter: \([^]]*\)].*/\1/p')
 
 for tool in "$torchabi" ldd python3 cc readelf; do
   command -v "$tool" >/dev/null || { echo "bench: $tool not found (build torchabi first: scripts/build.sh)" >&2; exit 2; }
@@ -41,13 +41,18 @@ legacy_pip=$build/fixtures/legacy_ext/liblegacy_ext_pip.so
 stable=$build/fixtures/stable_ext/libstable_ext.so
 stable212=$build/fixtures/stable_ext/libstable_ext_2_12.so
 
-# compare LABEL INSTALL LIB -- LDD_ENV...
+# compare LABEL INSTALL LIB LIBRARY_PATH [PRELOAD]: ldd -r as ldd runs it
+# (LD_TRACE_LOADED_OBJECTS, bind now, warn), the loader called directly so a
+# preload (torch loaded globally, for libraries that link no libtorch) goes
+# into the traced library only.
 compare() {
-  local label=$1 install=$2 lib=$3
-  shift 4
+  local label=$1 install=$2 lib=$3 path=$4 preload=${5:-}
   [ -f "$lib" ] || { echo "skip $label: $lib not built"; return; }
+  local pre=()
+  [ -n "$preload" ] && pre=(--preload "$preload")
   read -r t_wall t_cpu <<<"$(measure "$torchabi" audit -q --torch "$install" "$lib")"
-  read -r l_wall l_cpu <<<"$(measure env "$@" ldd -r "$lib")"
+  read -r l_wall l_cpu <<<"$(measure env LD_LIBRARY_PATH="$path" LD_TRACE_LOADED_OBJECTS=1 LD_WARN=yes LD_BIND_NOW=yes \
+    "$loader" "${pre[@]}" "$lib")"
   printf '%-34s | torchabi wall %7s cpu %7s ms | ldd -r wall %7s cpu %7s ms | ratio wall %6sx cpu %6sx\n' \
     "$label" "$t_wall" "$t_cpu" "$l_wall" "$l_cpu" "$(ratio "$l_wall" "$t_wall")" "$(ratio "$l_cpu" "$t_cpu")"
 }
@@ -60,12 +65,12 @@ for lib in "$legacy" "$stable"; do
 done
 echo
 echo "== bookworm's libtorch 1.13 ($bookworm): real libraries"
-compare "legacy_ext (needs *.so.1.13)" "$bookworm" "$legacy" --
-compare "legacy_ext_pip (needs *.so)" "$bookworm" "$legacy_pip" -- LD_LIBRARY_PATH="$bookworm"
-# A stable extension links no libtorch: ldd sees torch only when preloaded (as an `import torch` would).
-compare "stable_ext (links no libtorch)" "$bookworm" "$stable" -- LD_PRELOAD="$bookworm/libtorch_cpu.so"
+compare "legacy_ext (needs *.so.1.13)" "$bookworm" "$legacy" ""
+compare "legacy_ext_pip (needs *.so)" "$bookworm" "$legacy_pip" "$bookworm"
+# A stable extension links no libtorch: the loader sees torch only when preloaded.
+compare "stable_ext (links no libtorch)" "$bookworm" "$stable" "" "$bookworm/libtorch_cpu.so"
 
-if [ -z "$sid" ] || [ ! -e "$sid/libtorch_cpu.so" ]; then
+if [ "$sid" = . ] || [ ! -e "$sid/libtorch_cpu.so" ]; then
   echo; echo "== Debian sid's libtorch: not unpacked (run scripts/fetch-torch.sh); skipped"
   exit 0
 fi
@@ -74,9 +79,9 @@ why=$(ldd -r "$sid/libtorch_cpu.so" 2>&1 | grep -m1 -E "not found" || true)
 echo "== Debian sid's libtorch ($sid): ldd -r cannot load it here (${why:-unknown reason}); ldd runs over export stubs"
 python3 "$root/tests/support/make_export_stubs.py" "$work/stubs" \
   "$sid/libc10.so=libc10.so.1.13,libc10.so" "$sid/libtorch_cpu.so=libtorch_cpu.so.1.13,libtorch_cpu.so" >/dev/null
-compare "legacy_ext (needs *.so.1.13)" "$sid" "$legacy" -- LD_LIBRARY_PATH="$work/stubs"
-compare "legacy_ext_pip (needs *.so)" "$sid" "$legacy_pip" -- LD_LIBRARY_PATH="$work/stubs"
-compare "stable_ext (links no libtorch)" "$sid" "$stable" -- LD_PRELOAD="$work/stubs/libtorch_cpu.so"
+compare "legacy_ext (needs *.so.1.13)" "$sid" "$legacy" "$work/stubs"
+compare "legacy_ext_pip (needs *.so)" "$sid" "$legacy_pip" "$work/stubs"
+compare "stable_ext (links no libtorch)" "$sid" "$stable" "$work/stubs" "$work/stubs/libtorch_cpu.so"
 
 echo
 echo "== one run, several libraries and both installs (export tables read once per install)"

@@ -48,10 +48,26 @@ inline std::string env(const std::string& library_path, const std::string& prelo
   return e + " ";
 }
 
-// The imports `ldd -r` reports undefined ("undefined symbol: NAME[, version V]\t(LIB)"), as NAME.
+// The dynamic loader (PT_INTERP of the system's programs).
+inline std::string dynamic_loader() {
+  const Shell r = shell("readelf -lW /bin/true");
+  const std::string key = "interpreter: ";
+  const size_t pos = r.out.find(key);
+  if (pos == std::string::npos) return "/lib64/ld-linux-x86-64.so.2";
+  return r.out.substr(pos + key.size(), r.out.find(']', pos) - pos - key.size());
+}
+
+// The imports the dynamic linker leaves undefined after binding everything
+// ("undefined symbol: NAME[, version V]\t(LIB)"), as NAME: `ldd -r`, run
+// as ldd runs it but with the loader called directly, so that a preloaded
+// library (torch loaded globally) goes into the traced library only, not
+// into ldd's own shell.
 inline std::set<std::string> ldd_undefined(const std::string& lib, const std::string& library_path,
                                            const std::string& preload = "") {
-  const Shell r = shell(env(library_path, preload) + "ldd -r " + quote(lib));
+  std::string cmd = env(library_path, "") + "LD_TRACE_LOADED_OBJECTS=1 LD_WARN=yes LD_BIND_NOW=yes " +
+                    quote(dynamic_loader());
+  if (!preload.empty()) cmd += " --preload " + quote(preload);
+  const Shell r = shell(cmd + " " + quote(lib));
   std::set<std::string> out;
   size_t pos = 0;
   const std::string key = "undefined symbol: ";
