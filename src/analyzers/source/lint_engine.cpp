@@ -138,8 +138,15 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
       continue;
     }
     results[i] = deserialize_tu_result(outputs[k].output);
-    if (cache && results[i]->failure.empty())
-      cache->store(keys[i], results[i]->files_read, results[i]->files_missing, outputs[k].output);
+    if (cache && results[i]->failure.empty()) {
+      // The entry keeps the inputs once, as the cache's own records: a TU of
+      // torch/extension.h reads ~5k headers and misses tens of thousands of
+      // paths, which the payload need not carry again.
+      TuResult stored = *results[i];
+      stored.files_read.clear();
+      stored.files_missing.clear();
+      cache->store(keys[i], results[i]->files_read, results[i]->files_missing, serialize_tu_result(stored));
+    }
   }
 
   // Merge: one finding per location even when several TUs include the header.
