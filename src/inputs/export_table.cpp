@@ -57,9 +57,9 @@ ExportTable ExportTable::read(const ElfView& elf) {
   t.slots_.assign(slots, kEnd);
   t.mask_ = slots - 1;
   for (size_t i = 1; i < elf.symbol_count(); ++i) {
-    if (!exported(elf.symbol(i, /*with_name=*/false))) continue;
+    // Nearly every symbol of a library is an export: read each once, with its name.
     const DynSymbol s = elf.symbol(i);
-    if (s.name.empty()) continue;
+    if (!exported(s) || s.name.empty()) continue;
     ExportedSymbol e;
     e.name = t.keep(s.name);
     e.version = kept_version(elf.version(s.version).name);

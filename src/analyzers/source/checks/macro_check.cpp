@@ -137,9 +137,11 @@ private:
         f.severity = findings::Severity::Note;
         f.location = location_of(range);
         f.location.symbol = id;
+        // The message is the same for every TU, so that a header's note is reported once.
         f.message = "macro " + d.name + " is defined with unstable PyTorch macro " + id +
-                    " but is not expanded in the code analysed";
-        f.notes.push_back("a definition alone is not a use: it matters only in a build that expands " + d.name);
+                    "; a definition alone is not a use";
+        f.notes.push_back(d.name + " is not expanded in the translation unit of " + display_path(ctx.tu.main_file()) +
+                          "; it matters only in a build that expands it");
         f.help = "Nothing to change for this build. If another build expands " + d.name + ", that build is not stable; ";
         if (auto m = ctx.env.replacements.find(id, "macro"); m && m->replacement)
           f.help += "its stable counterpart uses " + *m->replacement + ".";
