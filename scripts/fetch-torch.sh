@@ -29,6 +29,9 @@ if [ -f "$stamp" ]; then echo "$dest/root"; exit 0; fi
 
 fail() { mkdir -p "$dest"; echo "$*" | tee "$dest/fetch-error" >&2; exit 1; }
 mkdir -p "$dest/apt/etc" "$dest/apt/lists/partial" "$dest/apt/cache/archives/partial" "$dest/debs"
+# An empty dpkg status of our own: nothing is installed as far as this apt knows
+# (apt cannot parse /dev/null as a status file).
+: >"$dest/apt/status"
 rm -f "$dest/fetch-error"
 # The same mirror the machine uses, read from its own configuration.
 mirror=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
@@ -43,7 +46,7 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 apt_opts=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$dest/apt/etc"
   -o "Dir::State::Lists=$dest/apt/lists" -o "Dir::Cache=$dest/apt/cache"
-  -o "Dir::State::status=/dev/null" -o "Acquire::Check-Valid-Until=false"
+  -o "Dir::State::status=$dest/apt/status" -o "Acquire::Check-Valid-Until=false"
   -o "APT::Sandbox::User=root" -o "Debug::NoLocking=true")
 apt-get "${apt_opts[@]}" -qq update >"$dest/apt/update.log" 2>&1 ||
   fail "torchabi: cannot read Debian $suite's package lists from $mirror (see $dest/apt/update.log)"

@@ -23,8 +23,11 @@ class and enum definitions, function templates, enumerators and aliases by
 qualified name.
 
 Columns: name, kind (function, function-template, variable, type,
-enumerator, alias), header (include-relative), mangled (functions and
-variables; "-" otherwise). The output is committed: torchabi needs neither
+enumerator, alias, using-namespace), header (include-relative), mangled
+(functions and variables; the nominated namespace of a using-namespace row,
+whose name is the namespace holding the directive: `namespace at { using
+namespace c10; }` makes every header-only c10:: name reachable as at::;
+"-" otherwise). The output is committed: torchabi needs neither
 clang nor the headers at run time.
 """
 import argparse
@@ -89,10 +92,12 @@ class Walker:
     differs from the previous location printed, so the file is tracked in
     document order."""
 
-    def __init__(self, include, stable_prefixes, rows):
+    def __init__(self, include, stable_prefixes, rows, namespaces, directives):
         self.include = include.rstrip("/") + "/"
         self.stable = stable_prefixes
         self.rows = rows
+        self.namespaces = namespaces  # qualified names of every namespace seen
+        self.directives = directives  # (scope, namespace as written, header), resolved once every namespace is known
         self.file = None
 
     def loc(self, loc):
@@ -126,6 +131,7 @@ class Walker:
         self.loc(rng.get("end"))
         kind, name, inner = node.get("kind"), node.get("name"), node.get("inner", [])
         if kind == "NamespaceDecl":
+            self.namespaces.add("::".join(scope + [name or "(anonymous namespace)"]))
             for c in inner:
                 self.walk(c, scope + [name or "(anonymous namespace)"])
             return
@@ -134,6 +140,16 @@ class Walker:
                 self.walk(c, scope)
             return
         header = self.header_of(file)
+        if kind == "UsingDirectiveDecl" and header and scope:
+            # Declaration ids differ between clang runs (one per namespace root), so
+            # the nominated namespace is read as written: `using namespace c10::cuda;`.
+            begin, end = rng.get("begin", {}), rng.get("end", {})
+            if "offset" in begin and "offset" in end:
+                text = pathlib.Path(file).read_bytes()[begin["offset"]:end["offset"] + end.get("tokLen", 0)].decode()
+                m = re.fullmatch(r"using\s+namespace\s+((?:::)?[\w:]+)", text.strip())
+                if m:
+                    self.directives.append((scope, m.group(1), header))
+            return
         if not header or node.get("isImplicit") or not name:
             return self.skip_children(node)
         qualified = "::".join(scope + [name])
@@ -200,7 +216,7 @@ def main():
     for h in sorted(set(headers) - set(usable)):
         print(f"skipped (does not compile alone on this host): {h}", file=sys.stderr)
     unstable, stable = namespace_roots()
-    rows = set()
+    rows, namespaces, directives = set(), set(), []
     with tempfile.NamedTemporaryFile("w", suffix=".cpp") as tu:
         tu.write("".join(f"#include <{h}>\n" for h in usable))
         tu.flush()
@@ -212,7 +228,14 @@ def main():
                 # The filter is a substring match; only the namespace itself is walked.
                 if value.get("kind") != "NamespaceDecl" or value.get("name") != ns:
                     continue
-                Walker(include, stable, rows).walk(value, [])
+                Walker(include, stable, rows, namespaces, directives).walk(value, [])
+    for scope, written, header in directives:
+        # Name lookup of the written name from the directive's scope outwards.
+        candidates = [written[2:]] if written.startswith("::") else \
+            ["::".join(scope[:k] + [written]) for k in range(len(scope), -1, -1)]
+        target = next((c for c in candidates if c in namespaces), None)
+        if target:
+            rows.add(("::".join(scope), "using-namespace", header, target))
     version = ""
     vh = pathlib.Path(include) / "torch/headeronly/version.h"
     parts = [re.search(rf"#define\s+TORCH_VERSION_{p}\s+(\d+)", vh.read_text()) if vh.exists() else None

@@ -1,5 +1,7 @@
 #include "inputs/compile_db_reader.h"
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,6 +61,25 @@ const CompileCommand* CompileDb::find(const std::string& abs_file) const {
   for (const auto& c : commands)
     if (c.file == abs_file) return &c;
   return nullptr;
+}
+
+std::vector<const CompileCommand*> CompileDb::find_all(const std::string& abs_file) const {
+  std::vector<const CompileCommand*> out;
+  for (const auto& c : commands) {
+    if (c.file != abs_file) continue;
+    // The same flags listed twice (generators do that) is one configuration;
+    // only the output file may differ.
+    auto same_config = [&](const CompileCommand* o) {
+      if (o->directory != c.directory || o->arguments.size() != c.arguments.size()) return false;
+      for (size_t i = 0; i < c.arguments.size(); ++i) {
+        const bool output = i > 0 && (c.arguments[i - 1] == "-o");
+        if (!output && o->arguments[i] != c.arguments[i]) return false;
+      }
+      return true;
+    };
+    if (std::none_of(out.begin(), out.end(), same_config)) out.push_back(&c);
+  }
+  return out;
 }
 
 CompileDb load_compile_db(const std::string& path_or_dir) {

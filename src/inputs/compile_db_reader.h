@@ -22,6 +22,10 @@ struct CompileDb {
 
   // The first command compiling `abs_file` (absolute, normalised); nullptr if none.
   const CompileCommand* find(const std::string& abs_file) const;
+  // Every distinct command compiling `abs_file`: a project that builds one
+  // source for several targets or releases (-DTORCH_TARGET_VERSION=...) lists
+  // it once per configuration, and each configuration can have its own defects.
+  std::vector<const CompileCommand*> find_all(const std::string& abs_file) const;
 };
 
 // Reads `path_or_dir` (a compile_commands.json, or a build directory holding

@@ -25,7 +25,7 @@ constexpr size_t kArenaChunk = size_t(1) << 20;
 std::string_view ExportTable::keep(std::string_view s) {
   if (s.size() > arena_left_) {
     const size_t n = std::max(kArenaChunk, s.size());
-    arena_.push_back(std::make_unique<char[]>(n));
+    arena_.push_back(std::unique_ptr<char[]>(new char[n]));  // not zeroed: every byte is written before use
     arena_next_ = arena_.back().get();
     arena_left_ = n;
   }

@@ -36,6 +36,10 @@ HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
     if (cols.size() < 4 || cols[0].empty())
       throw InputError(src.describe() + "/" + kFile, "line " + std::to_string(line_no) + ": expected 4 columns");
     const std::string& kind = cols[1];
+    if (kind == "using-namespace") {
+      idx.directives_.emplace(cols[0], cols[3]);
+      continue;
+    }
     idx.names_.insert(cols[0]);
     if (kind == "type") idx.types_.insert(cols[0]);
     else if (kind == "function-template") idx.templates_.insert(cols[0]);
@@ -44,11 +48,20 @@ HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
   return idx;
 }
 
-bool HeaderOnlyIndex::defines_name(std::string_view name) const {
+bool HeaderOnlyIndex::defines_name(std::string_view name) const { return defines_name(name, 0); }
+
+bool HeaderOnlyIndex::defines_name(std::string_view name, int depth) const {
   if (name.starts_with("::")) name.remove_prefix(2);
   if (has_name(name)) return true;
   for (size_t p = name.rfind("::"); p != std::string_view::npos && p > 0; p = name.rfind("::", p - 1))
     if (has_type(name.substr(0, p))) return true;
+  // at::ScalarType is c10::ScalarType: the headers' `namespace at { using namespace c10; }`.
+  if (depth > 4) return false;  // directives can nominate each other; lookup terminates anyway
+  for (size_t p = name.find("::"); p != std::string_view::npos; p = name.find("::", p + 2)) {
+    auto [first, last] = directives_.equal_range(std::string(name.substr(0, p)));
+    for (auto it = first; it != last; ++it)
+      if (defines_name(it->second + std::string(name.substr(p)), depth + 1)) return true;
+  }
   return false;
 }
 

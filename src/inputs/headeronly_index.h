@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace torchabi::inputs {
@@ -33,7 +34,8 @@ public:
   bool has_name(std::string_view qualified) const { return names_.count(std::string(qualified)) != 0; }
   // For names read from tokens (no overload resolution): the name of an
   // entity defined there, or of a member of a class defined there
-  // (c10::Half::from_bits). Lint's token-level fallbacks must not call these unstable.
+  // (c10::Half::from_bits), also through the headers' using-directives
+  // (at::ScalarType::Float). Lint's token-level fallbacks must not call these unstable.
   bool defines_name(std::string_view qualified) const;
   // Every mangled function name, for matching a local entity's enclosing function.
   const std::unordered_set<std::string>& mangled_names() const { return mangled_; }
@@ -41,7 +43,10 @@ public:
   size_t size() const { return names_.size(); }
 
 private:
+  bool defines_name(std::string_view qualified, int depth) const;
+
   std::unordered_set<std::string> mangled_, types_, templates_, names_;
+  std::unordered_multimap<std::string, std::string> directives_;  // namespace -> namespace it nominates
 };
 
 }  // namespace torchabi::inputs

@@ -161,6 +161,15 @@ TEST(AuditBackendShims, CudaShimsAreKnownToo) {
   auto s = subject(run_torchabi({"audit", "--format", "json", so}).json(), so);
   EXPECT_NE(s["loads_on"].get<std::string>().find(", built with USE_CUDA"), std::string::npos) << s.dump(2);
   EXPECT_TRUE(s["facts"]["needs a build with"].get<std::string>().starts_with("USE_CUDA (libtorch_cuda): ")) << s.dump(2);
+
+  // On Debian's CPU-only PyTorch the symbols are missing, and the rules do
+  // not claim otherwise: the release alone cannot say whether a build has CUDA.
+  const std::string sid = torchabi::test::real_torch_libdir();
+  auto j = run_torchabi({"audit", "--format", "json", "--torch", sid, so}).json();
+  auto on_sid = subject(j, so)["torch"][sid];
+  EXPECT_EQ(on_sid["loads"], false) << on_sid.dump(2);
+  EXPECT_FALSE(on_sid["missing_symbols"].empty()) << on_sid.dump(2);
+  for (const auto& f : j["findings"]) EXPECT_NE(f["rule"], "binary-rules-disagree-with-torch") << f.dump(2);
 }
 
 // The reference runtime is CPU-only: it exports every catalog function of its

@@ -199,3 +199,33 @@ TEST(LintInputs, TorchHeadersInTheFlagsDefineApiVersions) {
 
 }  // namespace
 }  // namespace torchabi::e2e::lint
+
+namespace torchabi::e2e::lint {
+namespace {
+
+// A file linted alone, as `lint csrc/op.cpp -- -Iinclude` from the project:
+// its headers under include/ are the project's because the project is marked
+// (setup.py here; .git or pyproject.toml alike), so the project macro defined
+// there is followed to the torch macro it expands to.
+TEST(LintInputs, AFileLintedAloneHasItsProjectsHeadersAsTheProjects) {
+  const std::string src = make_temp_dir();
+  write_file(src, "include/reg.h",
+             "#pragma once\n#define LEGACY_IMPL(NAME, DEVICE, MODULE) \\\n  TORCH_LIBRARY_IMPL(NAME, DEVICE, MODULE)\n");
+  write_file(src, "csrc/op.cpp", "#include <reg.h>\nLEGACY_IMPL(ops, CPU, m) {\n}\n");
+  auto lint = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"lint", "--format", "json", "--cache-dir", make_temp_dir()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    for (const char* a : {"csrc/op.cpp", "--", "-std=c++17", "-Iinclude"}) args.push_back(a);
+    return run_torchabi(args, src).json();
+  };
+  // No marker: the project is csrc/, and include/reg.h is someone else's header.
+  EXPECT_TRUE(findings_of(lint({}), "source-unstable-macro").empty());
+  write_file(src, "setup.py", "# the project's packaging\n");
+  const std::vector<Found> expected = {{"csrc/op.cpp", 2, 1, "TORCH_LIBRARY_IMPL"}};
+  EXPECT_EQ(findings_of(lint({}), "source-unstable-macro"), expected);
+  std::filesystem::remove(src + "/setup.py");
+  EXPECT_EQ(findings_of(lint({"--project-root", src}), "source-unstable-macro"), expected);
+}
+
+}  // namespace
+}  // namespace torchabi::e2e::lint

@@ -16,10 +16,11 @@ namespace fs = std::filesystem;
 
 std::string schema_fixture(const std::string& rel) { return fixtures() + "/schema/" + rel; }
 
-// The .cpp files of one fixture directory, then `--` and its flags: Debian's
+// The project root, the .cpp files of one fixture directory, then `--` and its flags: Debian's
 // libtorch-dev for the legacy fixtures, the stand-in stable headers otherwise.
 std::vector<std::string> fixture_args(const std::string& dir) {
-  std::vector<std::string> args;
+  // Each fixture directory is a project of its own (the repository around it is not).
+  std::vector<std::string> args = {"--project-root", dir};
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".cpp") args.push_back(e.path().string());
   std::sort(args.begin(), args.end());

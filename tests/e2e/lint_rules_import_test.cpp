@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <regex>
+#include <sstream>
+#include <algorithm>
 
 #include "lint_fixtures.h"
 #include "real_torch.h"
@@ -41,6 +43,17 @@ TEST(RulesImport, WritesARulesDirectoryTheToolLoads) {
   EXPECT_NE(r.out.find("(torch 2.12)"), std::string::npos) << r.out;
   const std::string c = read_all(out + "/api/stable_c_functions.tsv");
   EXPECT_NE(c.find("torch_dtype_float8_e8m0fnu\t2.11.0\tfunction"), std::string::npos);
+  // Every row keeps the catalog's nine columns: which backend, library and
+  // build a function needs is the rules' knowledge, not the headers'.
+  size_t rows = 0;
+  std::istringstream lines(c);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    ++rows;
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\t'), 8) << line;
+  }
+  EXPECT_GT(rows, 0u);
+  EXPECT_NE(c.find("\tcuda\tlibtorch_cuda\tUSE_CUDA\n"), std::string::npos);
   const std::string cxx = read_all(out + "/api/stable_cxx_apis.tsv");
   EXPECT_NE(cxx.find("torch::stable::reshape\t2.10\tfunction\ttorch/csrc/stable/ops.h"), std::string::npos);
   EXPECT_NE(cxx.find("STD_CUDA_KERNEL_LAUNCH_CHECK\t2.10\tmacro\ttorch/csrc/stable/macros.h"), std::string::npos);

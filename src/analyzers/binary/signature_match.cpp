@@ -137,18 +137,28 @@ std::vector<std::vector<OtherSignature>> find_other_signatures(const std::vector
     } catch (const InputError&) {
       continue;  // reported where the library is resolved against
     }
+    auto consider = [&](std::string_view name, size_t qi) {
+      const Query& q = queries[qi];
+      if (name == q.mangled) return;
+      for (const auto& t : q.scope_tokens)
+        if (name.find(t) == std::string_view::npos) return;
+      candidates.push_back({std::string(name), {qi, li}});
+    };
+    // A few functions to explain (the usual case): a substring search per
+    // query is cheaper than splitting every name into its source names.
+    const bool few = by_key.size() <= 8;
     for (const auto& sym : lib->exports.symbols()) {
       if (!sym.name.starts_with("_Z")) continue;
+      if (few) {
+        for (const auto& [key, which] : by_key)
+          if (sym.name.find(key) != std::string_view::npos)
+            for (size_t qi : which) consider(sym.name, qi);
+        continue;
+      }
       for_each_source_name(sym.name, [&](std::string_view token) {
         auto it = by_key.find(token);
         if (it == by_key.end()) return;
-        for (size_t qi : it->second) {
-          const Query& q = queries[qi];
-          if (sym.name == q.mangled) continue;
-          bool all = true;
-          for (const auto& t : q.scope_tokens) all = all && sym.name.find(t) != std::string_view::npos;
-          if (all) candidates.push_back({std::string(sym.name), {qi, li}});
-        }
+        for (size_t qi : it->second) consider(sym.name, qi);
       });
     }
   }

@@ -66,7 +66,8 @@ void audit_on_torches(const inputs::ElfView& elf, const LibraryScan& scan, const
       for (const auto& e : report.failures) known = known || e.input == f.input;
       if (!known) report.failures.push_back(std::move(f));
     }
-    r.load.rules_predict_loads = rules_prediction(verdict, floor, !scan.unknown_shims.empty(), torch->release());
+    r.load.rules_predict_loads = rules_prediction(verdict, floor, !scan.unknown_shims.empty(),
+                                                  !compute_build_needs(scan.stable_shims).empty(), torch->release());
     add_torch_findings(r.load, where, floor, report);
     loads.push_back(std::move(r.load));
   }

@@ -142,8 +142,11 @@ void disagreement_finding(const findings::TorchLoad& load, const findings::Locat
 }  // namespace
 
 std::optional<bool> rules_prediction(const std::string& verdict, const VersionFloor& floor, bool unknown_shims,
-                                     std::optional<TorchVersion> release) {
+                                     bool needs_build_options, std::optional<TorchVersion> release) {
   if (verdict != kVerdictStable || !release || !floor.version) return std::nullopt;
+  // aoti_torch_cuda_* and friends exist only in builds with that option: the
+  // release alone does not say whether they load, so the rules do not guess.
+  if (needs_build_options) return std::nullopt;
   // Compare releases, not builds: 2.14.1 is on or above a 2.14 floor.
   const TorchVersion r{release->major, release->minor, 0};
   const TorchVersion fl{floor.version->major, floor.version->minor, 0};

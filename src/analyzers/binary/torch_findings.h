@@ -17,7 +17,7 @@ namespace torchabi::binary {
 // floor, true from it on, nullopt when they cannot say (no release known,
 // a baseline floor above the release, shim imports the rules do not list).
 std::optional<bool> rules_prediction(const std::string& verdict, const VersionFloor& floor, bool unknown_shims,
-                                     std::optional<TorchVersion> release);
+                                     bool needs_build_options, std::optional<TorchVersion> release);
 
 // "torch 2.14.1 (PATH)".
 std::string torch_label(const findings::TorchLoad& load);

@@ -32,6 +32,22 @@ const inputs::CompileCommand* command_for_header(const inputs::CompileDb& db, co
   return db.commands.empty() ? nullptr : &db.commands.front();
 }
 
+// The project a directory belongs to, as people mark one: its repository or
+// its Python packaging. A file linted alone (`lint csrc/op.cpp -- -Iinclude`)
+// then has its project's headers (include/...) as the project's, so a project
+// macro defined there is followed to the torch macros it expands to. Without a
+// marker, the directory itself.
+std::string enclosing_project(const std::string& dir) {
+  static const char* kMarkers[] = {".git", "pyproject.toml", "setup.py", "setup.cfg"};
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+    for (const char* m : kMarkers)
+      if (fs::exists(p / m, ec)) return p.string();
+    if (p == p.root_path()) break;
+  }
+  return dir;
+}
+
 }  // namespace
 
 bool is_source_or_header(const std::string& path) {
@@ -74,28 +90,33 @@ LintTargets collect_lint_targets(const LintRequest& req) {
     }
     try {
       if (db) {
-        const inputs::CompileCommand* cmd = db->find(file);
+        std::vector<const inputs::CompileCommand*> cmds = db->find_all(file);
         inputs::CompileCommand borrowed;
-        if (!cmd && kHeaders.count(ext(file))) {
+        if (cmds.empty() && kHeaders.count(ext(file))) {
           if (const auto* near = command_for_header(*db, file)) {
             borrowed = *near;
             borrowed.file = file;
             // The borrowed command names its own source; drop it.
             for (auto& a : borrowed.arguments)
               if (inputs::absolute_path(a, near->directory) == near->file) a = file;
-            cmd = &borrowed;
+            cmds.push_back(&borrowed);
             out.notes.push_back(shown + ": not in the compile database; using the flags of " +
                                 display_path_for_inputs(near->file, req.cwd));
           }
         }
-        if (!cmd) {
+        if (cmds.empty()) {
           out.skipped.push_back({shown, "not in " + display_path_for_inputs(db->path, req.cwd)});
           continue;
         }
-        inputs::CompileCommand c = *cmd;
-        if (req.flags) c.arguments.insert(c.arguments.end(), req.flags->begin(), req.flags->end());
-        out.tus.push_back(inputs::translate_compile_command(c));
-        root_material.push_back(c.directory);
+        if (cmds.size() > 1)
+          out.notes.push_back(shown + ": compiled " + std::to_string(cmds.size()) +
+                              " ways in the compile database; each configuration is linted");
+        for (const auto* cmd : cmds) {
+          inputs::CompileCommand c = *cmd;
+          if (req.flags) c.arguments.insert(c.arguments.end(), req.flags->begin(), req.flags->end());
+          out.tus.push_back(inputs::translate_compile_command(c));
+          root_material.push_back(c.directory);
+        }
       } else {
         out.tus.push_back(inputs::translate_flags(file, req.flags.value_or(std::vector<std::string>{}), req.cwd));
         if (!req.flags) out.notes.push_back(shown + ": no compile_commands.json and no flags after --; parsed without flags");
@@ -105,7 +126,7 @@ LintTargets collect_lint_targets(const LintRequest& req) {
       out.skipped.push_back({shown, e.line()});
     }
   }
-  if (!root_material.empty()) out.default_roots.push_back(common_ancestor(root_material));
+  if (!root_material.empty()) out.default_roots.push_back(enclosing_project(common_ancestor(root_material)));
   return out;
 }
 

@@ -455,7 +455,8 @@ void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, 
   for (const auto& f : apis.c_functions) imported_c[f.api.name] = &f;
   std::string c = "# Stable C ABI of LibTorch: one row per entry point or type.\n"
                   "# Written by `torchabi rules import` from " + apis.include_dir + " merged with torchabi's rules.\n"
-                  "# name\tsince\tkind\tdlopen_export\theader\tprototype\n";
+                  "# backend, library, build_condition: as torchabi's rules say (the import reads versions, not builds).\n"
+                  "# name\tsince\tkind\tdlopen_export\theader\tprototype\tbackend\tlibrary\tbuild_condition\n";
   std::set<std::string> written;
   auto label = [](const StableApi& a) {
     if (a.baseline) return "<=" + a.since.str();
@@ -467,13 +468,14 @@ void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, 
     std::string header = it != imported_c.end() ? it->second->api.header : f.header;
     std::string proto = it != imported_c.end() ? it->second->prototype : f.prototype;
     c += f.name + "\t" + label(*m) + "\t" + (f.is_type ? "type" : "function") + "\t" + (f.dlopen_export ? "yes" : "no") +
-         "\t" + header + "\t" + proto + "\n";
+         "\t" + header + "\t" + proto + "\t" + f.backend + "\t" + f.library + "\t" + f.build_condition + "\n";
     written.insert(f.name);
   }
   for (const auto& f : apis.c_functions) {
     if (written.count(f.api.name)) continue;
     const StableApi* m = merged.find(f.api.name);
-    c += f.api.name + "\t" + label(*m) + "\t" + f.api.kind + "\tno\t" + f.api.header + "\t" + f.prototype + "\n";
+    // Not in torchabi's rules: nothing known about the build it needs.
+    c += f.api.name + "\t" + label(*m) + "\t" + f.api.kind + "\tno\t" + f.api.header + "\t" + f.prototype + "\t-\t-\t-\n";
   }
   files["api/stable_c_functions.tsv"] = c;
 

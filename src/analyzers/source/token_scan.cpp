@@ -5,6 +5,7 @@
 
 #include "analyzers/source/lint_env.h"
 #include "inputs/api_catalog.h"
+#include "inputs/headeronly_index.h"
 
 namespace torchabi::source {
 
@@ -200,7 +201,9 @@ private:
   bool unstable_name(const std::string& name) const {
     if (rules_.known_not_unstable && rules_.known_not_unstable(name)) return false;
     if (rules_.env->stable_apis.find(name)) return false;
-    return rules_.env->catalog->classify(name).kind == inputs::NamespaceKind::Unstable;
+    if (rules_.env->catalog->classify(name).kind != inputs::NamespaceKind::Unstable) return false;
+    // c10::ScalarType, at::Half: spelled in an unstable namespace, defined in torch/headeronly.
+    return !inputs::HeaderOnlyIndex::current().defines_name(name);
   }
 
   std::string resolved(const std::string& written) const {

@@ -125,3 +125,35 @@ TEST(HeaderOnlyReal, WeakCopiesOfUnstableC10CodeStillLeak) {
   })) << ::testing::PrintToString(leaked);
   EXPECT_FALSE(leaked.count("c10::toString(c10::ScalarType)"));
 }
+
+// `namespace at { using namespace c10; }` in the header-only macros header:
+// at::ScalarType::Float is the header-only c10::ScalarType::Float, at::Tensor
+// is still unstable. The directives are read from the real headers by
+// scripts/headeronly-cxx.py; here a rules directory of our own states them.
+TEST(HeaderOnlyIndex, UsingDirectivesMakeHeaderOnlyNamesReachableByTheirOtherSpelling) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("headeronly_rules_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "api");
+  std::ofstream(dir / "api/headeronly_cxx.tsv") << "name\tkind\theader\tmangled\n"
+                                                   "c10::ScalarType\ttype\ttorch/headeronly/core/ScalarType.h\t-\n"
+                                                   "at\tusing-namespace\ttorch/headeronly/macros/Macros.h\tc10\n"
+                                                   "legacy\tusing-namespace\ttorch/headeronly/macros/Macros.h\tat\n";
+  const auto idx = inputs::HeaderOnlyIndex::load(inputs::RulesSource::directory(dir.string()));
+  EXPECT_TRUE(idx.defines_name("c10::ScalarType::Float"));
+  EXPECT_TRUE(idx.defines_name("at::ScalarType::Float"));
+  EXPECT_TRUE(idx.defines_name("::at::ScalarType"));
+  EXPECT_TRUE(idx.defines_name("legacy::ScalarType"));  // through two directives
+  EXPECT_FALSE(idx.defines_name("at::Tensor"));
+  EXPECT_FALSE(idx.defines_name("at"));  // a directive is no entity
+  EXPECT_FALSE(idx.defines_name("torch::ScalarType"));
+  fs::remove_all(dir);
+}
+
+TEST(HeaderOnlyReal, ShippedDataHasTheHeadersUsingDirectives) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  // The shipped table was generated from the real tree; the directive is still there.
+  std::ifstream in(torchabi::test::real_torch_include() + "/torch/headeronly/macros/Macros.h");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().find("using namespace c10;") == std::string::npos) GTEST_SKIP() << "the headers no longer have it";
+  EXPECT_TRUE(inputs::HeaderOnlyIndex::current().defines_name("at::ScalarType::Float"));
+}

@@ -171,16 +171,18 @@ TEST(SignatureMatch, QualifiedNames) {
 TEST(TorchFindings, RulesPrediction) {
   binary::VersionFloor floor;
   floor.version = TorchVersion{2, 10, 0};
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, TorchVersion{2, 14, 1}), true);
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, TorchVersion{2, 10, 0}), true);
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, TorchVersion{2, 9, 3}), false);
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, true, TorchVersion{2, 14, 1}), std::nullopt);  // unknown shims
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, true, TorchVersion{2, 9, 0}), false);
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, std::nullopt), std::nullopt);
-  EXPECT_EQ(binary::rules_prediction("UNSTABLE", floor, false, TorchVersion{2, 14, 1}), std::nullopt);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, TorchVersion{2, 14, 1}), true);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, TorchVersion{2, 10, 0}), true);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, TorchVersion{2, 9, 3}), false);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, true, false, TorchVersion{2, 14, 1}), std::nullopt);  // unknown shims
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, true, false, TorchVersion{2, 9, 0}), false);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, std::nullopt), std::nullopt);
+  EXPECT_EQ(binary::rules_prediction("UNSTABLE", floor, false, false, TorchVersion{2, 14, 1}), std::nullopt);
   floor.baseline = true;  // "<=2.10": nothing known below it
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, TorchVersion{1, 13, 1}), std::nullopt);
-  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, TorchVersion{2, 11, 0}), true);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, TorchVersion{1, 13, 1}), std::nullopt);
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, false, TorchVersion{2, 11, 0}), true);
+  // aoti_torch_cuda_* imports: whether they load depends on the build (USE_CUDA), not the release.
+  EXPECT_EQ(binary::rules_prediction("STABLE", floor, false, true, TorchVersion{2, 14, 1}), std::nullopt);
 }
 
 TEST(TorchFindings, StableLibraryAgainstBothStandIns) {

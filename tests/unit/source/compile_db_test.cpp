@@ -51,6 +51,23 @@ TEST(CompileDb, CommandAndArgumentsFormsGiveTheSameArgv) {
   EXPECT_EQ(db.find("/src/other.cpp"), nullptr);
 }
 
+TEST(CompileDb, EveryConfigurationOfAFileIsFoundOnce) {
+  const std::string dir = temp_dir("configs");
+  std::ofstream(dir + "/compile_commands.json") << R"([
+    {"directory": "/src/build", "command": "c++ -DTORCH_TARGET_VERSION=0x020e000000000000 -c ../a.cpp -o a214.o", "file": "../a.cpp"},
+    {"directory": "/src/build", "command": "c++ -DTORCH_TARGET_VERSION=0x0209000000000000 -c ../a.cpp -o a29.o", "file": "../a.cpp"},
+    {"directory": "/src/build", "command": "c++ -DTORCH_TARGET_VERSION=0x0209000000000000 -c ../a.cpp -o again.o", "file": "../a.cpp"},
+    {"directory": "/src/build", "command": "c++ -c ../b.cpp -o b.o", "file": "../b.cpp"}
+  ])";
+  const CompileDb db = load_compile_db(dir);
+  const auto a = db.find_all("/src/a.cpp");
+  ASSERT_EQ(a.size(), 2u);  // the third differs from the second only in its output
+  EXPECT_TRUE(contains(a[0]->arguments, "-DTORCH_TARGET_VERSION=0x020e000000000000"));
+  EXPECT_TRUE(contains(a[1]->arguments, "-DTORCH_TARGET_VERSION=0x0209000000000000"));
+  EXPECT_EQ(db.find_all("/src/b.cpp").size(), 1u);
+  EXPECT_TRUE(db.find_all("/src/c.cpp").empty());
+}
+
 TEST(CompileDb, MissingAndMalformedAreInputErrorsNamingTheFile) {
   const std::string dir = temp_dir("bad");
   try {
