@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Regenerates rules/schema/aten_ops.tsv from PyTorch's native_functions.yaml
-in ../shared/data/pytorch/ (native_functions.yaml when present, else the
-newest native_functions-<release>.yaml).
+"""Regenerates rules/schema/aten_ops.tsv from PyTorch's native_functions.yaml.
+
+  scripts/build-schema-rules.py [TORCH_ROOT | DIR_OR_YAML]
+
+Default source: the real PyTorch that scripts/fetch-torch.sh unpacks
+(build/torch-sid/root: torchgen/packaged/ATen/native/native_functions.yaml,
+with the release read from torch/version.py beside it). A directory holding
+native_functions[-<release>].yaml (such as ../shared/data/pytorch/) or a yaml
+file can be given instead.
 
 Each ATen operator gets its schema and whether it has a composite kernel
 (CompositeImplicitAutograd, CompositeExplicitAutograd[NonFunctional], or no
@@ -9,8 +15,8 @@ dispatch entry at all, which means CompositeImplicitAutograd). The backend
 checks use it to know which ops exist and which ones a device backend
 (PrivateUse1) must implement itself.
 
-The output is committed: torchabi ships its rules and must not need shared/
-at run time. Rerun this when shared/ is refreshed:  scripts/build-schema-rules.py
+The output is committed: torchabi ships its rules and needs neither PyTorch
+nor shared/ at run time. Rerun this when Debian's PyTorch is updated.
 """
 import pathlib
 import re
@@ -19,18 +25,32 @@ import sys
 import yaml
 
 root = pathlib.Path(__file__).resolve().parent.parent
-data = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else root.parent / "shared" / "data" / "pytorch"
+arg = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else root / "build" / "torch-sid" / "root"
 
-current = data / "native_functions.yaml"
-if current.exists():
-    source, release = current, "current"
-else:
-    versioned = sorted(data.glob("native_functions-*.yaml"),
-                       key=lambda p: [int(x) for x in re.findall(r"\d+", p.stem)])
+
+def release_of(dist_packages):
+    """The release torch/version.py states ('2.14.1+debian' -> '2.14.1')."""
+    vp = dist_packages / "torch" / "version.py"
+    m = re.search(r"__version__\s*=\s*['\"]([0-9][0-9.]*)", vp.read_text()) if vp.exists() else None
+    return m.group(1) if m else None
+
+
+def find_source(p):
+    if p.is_file():
+        return p, release_of(p.parents[4]) or "unknown"
+    packaged = list(p.glob("usr/lib/python3*/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml")) + \
+        list(p.glob("torchgen/packaged/ATen/native/native_functions.yaml"))
+    if packaged:
+        return packaged[0], release_of(packaged[0].parents[4]) or "unknown"
+    if (p / "native_functions.yaml").exists():
+        return p / "native_functions.yaml", "current"
+    versioned = sorted(p.glob("native_functions-*.yaml"), key=lambda q: [int(x) for x in re.findall(r"\d+", q.stem)])
     if not versioned:
-        sys.exit(f"no native_functions*.yaml in {data}")
-    source = versioned[-1]
-    release = source.stem.split("-", 1)[1]
+        sys.exit(f"{p}: no native_functions.yaml (run scripts/fetch-torch.sh, or name a directory or file)")
+    return versioned[-1], versioned[-1].stem.split("-", 1)[1]
+
+
+source, release = find_source(arg)
 
 COMPOSITE = {"CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"}
 

@@ -127,5 +127,73 @@ TEST(RulesImport, DirectoryWithoutStableHeadersIsOneLineExit2) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+std::string run_command(const std::string& cmd) {
+  std::string out;
+  if (FILE* f = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    ::pclose(f);
+  }
+  return out;
+}
+
+// A whole install: the headers found from the library directory (Debian keeps
+// them in /usr/include), the operator schemas from its torchgen, and every
+// shim function its libraries export known to the written catalog.
+TEST(RulesImport, WholeDebianInstallGivesHeadersSchemasAndExports) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string libdir = ::torchabi::test::real_torch_libdir();
+  const std::string out = make_temp_dir() + "/from-install";
+  auto r = run_torchabi({"rules", "import", "--torch", libdir, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("its ATen operator schemas"), std::string::npos) << r.out;
+
+  // The schemas are the install's: one row per `- func:` of its native_functions.yaml.
+  const std::string yaml = read_all(::torchabi::test::real_native_functions());
+  size_t funcs = 0;
+  for (size_t p = yaml.find("\n- func: "); p != std::string::npos; p = yaml.find("\n- func: ", p + 1)) ++funcs;
+  const std::string ops = read_all(out + "/schema/aten_ops.tsv");
+  size_t rows = 0;
+  std::istringstream in(ops);
+  for (std::string line; std::getline(in, line);) rows += !line.empty() && line[0] != '#';
+  EXPECT_EQ(rows, funcs);
+  const std::string version_py = read_all(::torchabi::test::real_torch_root().value() +
+                                          "/usr/lib/python3/dist-packages/torch/version.py");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(version_py, m, std::regex(R"(__version__ = '([0-9]+\.[0-9]+\.[0-9]+))")));
+  EXPECT_NE(ops.find("# release: " + m[1].str() + "\n"), std::string::npos) << ops.substr(0, 400);
+
+  // Every C shim function libtorch_cpu exports is in the written catalog.
+  const std::string catalog = read_all(out + "/api/stable_c_functions.tsv");
+  auto nm = run_command("nm -D --defined-only '" + libdir + "/libtorch_cpu.so'");
+  std::istringstream syms(nm);
+  size_t exported = 0;
+  for (std::string line; std::getline(syms, line);) {
+    const std::string name = line.substr(line.rfind(' ') + 1);
+    if (!name.starts_with("aoti_torch_") && !name.starts_with("torch_")) continue;
+    ++exported;
+    EXPECT_NE(catalog.find("\n" + name + "\t"), std::string::npos) << name;
+  }
+  EXPECT_GT(exported, 100u);
+
+  // The rules directory works.
+  auto list = run_torchabi({"--rules-dir", out, "rules", "list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+}
+
+TEST(RulesImport, NoInstallOrBothSourcesIsOneLineExit2) {
+  const std::string out = make_temp_dir() + "/r";
+  const std::string empty = make_temp_dir();
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"rules", "import", "--torch", empty, "-o", out},
+           {"rules", "import", "--torch", empty, "--torch-include", stand_ins(), "-o", out},
+           {"rules", "import", "-o", out}}) {
+    auto r = run_torchabi(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
 }  // namespace
 }  // namespace torchabi::e2e::lint

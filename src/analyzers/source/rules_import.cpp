@@ -434,7 +434,7 @@ static void add_boxable_types(std::map<std::string, std::string>& files, const s
 }
 
 void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, const inputs::RulesSource& base,
-                          const inputs::ApiCatalog& shipped) {
+                          const inputs::ApiCatalog& shipped, const InstallFacts* install) {
   std::error_code ec;
   const fs::path out = fs::absolute(out_dir).lexically_normal();
   if (fs::exists(out, ec)) {
@@ -476,6 +476,13 @@ void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, 
     const StableApi* m = merged.find(f.api.name);
     // Not in torchabi's rules: nothing known about the build it needs.
     c += f.api.name + "\t" + label(*m) + "\t" + f.api.kind + "\tno\t" + f.api.header + "\t" + f.prototype + "\t-\t-\t-\n";
+    if (install)
+    for (const auto& e : install->unknown_exports) {
+      if (written.count(e.name) || imported_c.count(e.name)) continue;
+      // Exported by this install, declared by none of the headers read: it
+      // exists from this release on as far as anyone here can tell.
+      c += e.name + "\t" + install->release + "\tfunction\tno\t-\t-\t-\t" + e.library + "\t-\n";
+    }
   }
   files["api/stable_c_functions.tsv"] = c;
 
@@ -488,7 +495,12 @@ void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, 
   }
   files["api/stable_cxx_apis.tsv"] = cxx;
   add_boxable_types(files, apis.include_dir);
-  files["api/imported.yaml"] = "# Facts in this directory were read from an installed torch by `torchabi rules import`.\n"
+  if (install && !install->aten_ops_tsv.empty()) files["schema/aten_ops.tsv"] = install->aten_ops_tsv;
+  files["api/imported.yaml"] = "# Facts in this directory were read from an installed torch by `torchabi rules import`.\n" +
+                               (install ? "install: \"" + install->install + "\"\nrelease: \"" + install->release +
+                                              "\"\nexported_functions_not_in_headers: " +
+                                              std::to_string(install->unknown_exports.size()) + "\n"
+                                        : std::string()) +
                                "include_dir: \"" + apis.include_dir + "\"\n"
                                "torch_version: \"" + (apis.torch_version ? apis.torch_version->str() : "unknown") + "\"\n"
                                "c_functions: " + std::to_string(apis.c_functions.size()) + "\n"

@@ -82,7 +82,22 @@ void merge_imported(StableApiIndex& index, const ImportedApis& apis);
 // and api/stable_cxx_apis.tsv, plus api/imported.yaml describing the import.
 // The directory appears complete or not at all. Throws InputError when
 // `out_dir` exists and is neither empty nor an earlier import.
+// What an import from a whole install (`rules import --torch PATH`) adds to
+// what its headers say.
+struct InstallFacts {
+  std::string install;  // the PATH given
+  std::string release;  // as the install states it
+  // rules/schema/aten_ops.tsv from the install's native_functions.yaml; empty: keep the base rules' file.
+  std::string aten_ops_tsv;
+  // C shim functions the install's libraries export that neither the headers
+  // nor the rules know: catalog rows dated to the install's release.
+  struct Export {
+    std::string name, library;
+  };
+  std::vector<Export> unknown_exports;
+};
+
 void write_imported_rules(const std::string& out_dir, const ImportedApis& apis, const inputs::RulesSource& base,
-                          const inputs::ApiCatalog& shipped);
+                          const inputs::ApiCatalog& shipped, const InstallFacts* install = nullptr);
 
 }  // namespace torchabi::source
