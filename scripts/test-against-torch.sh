@@ -173,5 +173,20 @@ phase "running them in torchabi and comparing"
 status=0
 python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manifest "$work/manifest.json" \
   --torch-results "$work/torch_results.json" --work "$work" || status=$?
+# 5. `audit --torch` against real loading: legacy extensions built against
+# bookworm's 1.13 (versioned and unversioned DT_NEEDED) and against sid's
+# headers, and stable ones, each loaded by real torch (sid in the chroot,
+# bookworm's on this machine) and audited against both installs.
+phase "audit --torch against real loading"
+mkdir -p "$work/loading"
+for f in "$build"/fixtures/legacy_ext/liblegacy_ext.so "$build"/fixtures/legacy_ext/liblegacy_ext_pip.so \
+  "$work"/ext/good_ops.so "$work"/ext/real_stable_lowest.so; do
+  [ -f "$f" ] && cp "$f" "$work/loading/"
+done
+g++ -std=c++20 -O0 -fPIC -shared -I"$work/include" -I"$work/include/torch/csrc/api/include" \
+  "$root/fixtures/legacy_ext/legacy_ext.cpp" -o "$work/loading/liblegacy_ext_sid.so" "${link[@]}" \
+  2>"$work/loading/legacy_sid.log" || { echo "  cannot compile the legacy extension against sid's headers:"; grep -m3 error "$work/loading/legacy_sid.log"; }
+python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot "$chroot_dir" --sid-libdir "$libdir" \
+  "$work"/loading/*.so || status=1
 phase "done (work files in $work)"
 exit $status
