@@ -64,7 +64,9 @@ mkdir -p "$dest/root.partial"
 for deb in "$dest"/debs/*.deb; do
   dpkg-deb -x "$deb" "$dest/root.partial" || fail "torchabi: cannot unpack $deb"
 done
-for deb in "$dest"/debs/*.deb; do dpkg-deb -f "$deb" Package Version | sed 's/^[^:]*: //' | paste -sd' '; done >"$dest/root.partial/.torchabi-fetched"
+# One line per package, "Package: libtorch2.14 Version: 2.14.1+dfsg-1": tests and
+# scripts/build-runtime-aten-ops.py read the versions from it.
+for deb in "$dest"/debs/*.deb; do dpkg-deb -f "$deb" Package Version | paste -sd' '; done >"$dest/root.partial/.torchabi-fetched"
 rm -rf "$dest/root"
 mv "$dest/root.partial" "$dest/root"
 rm -f "$dest"/debs/*.deb

@@ -25,6 +25,10 @@
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
+#
+# Exit status: 0 all agree; 1 a disagreement; 2 bad usage or torchabi not
+# built; 3 this machine cannot run real PyTorch (the chroot cannot be built
+# or entered), with the reason on one line: CI reports that as skipped.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -52,12 +56,14 @@ if [ "$rebuild" = 1 ] || [ ! -f "$chroot_dir/.torchabi-ready" ]; then
   mkdir -p "$(dirname "$chroot_dir")"
   $sudo mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
     --include=python3-torch,g++,libtorch-dev,python3-yaml sid "$chroot_dir.partial" ${mirror:+"$mirror"} \
-    >"$chroot_dir.log" 2>&1 || { tail -20 "$chroot_dir.log" >&2; exit 1; }
+    >"$chroot_dir.log" 2>&1 || { tail -20 "$chroot_dir.log" >&2
+    echo "test-against-torch.sh: cannot build the sid chroot (see $chroot_dir.log)" >&2; exit 3; }
   $sudo touch "$chroot_dir.partial/.torchabi-ready"
   $sudo rm -rf "$chroot_dir"
   $sudo mv "$chroot_dir.partial" "$chroot_dir"
 fi
-torch_version=$($sudo chroot "$chroot_dir" dpkg-query -W -f='${Version}' python3-torch)
+torch_version=$($sudo chroot "$chroot_dir" dpkg-query -W -f='${Version}' python3-torch) ||
+  { echo "test-against-torch.sh: cannot enter the chroot $chroot_dir" >&2; exit 3; }
 phase "real PyTorch: python3-torch $torch_version"
 
 # 2. torchabi and the extensions.
@@ -166,7 +172,9 @@ cp "$root/scripts/against-torch/torch_runner.py" "$work/"
 phase "running them in real PyTorch"
 $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
   chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp python3 $work_in/torch_runner.py \
-    --manifest $work_in/manifest.json --out $work_in/torch_results.json" 2> >(grep -v 'UCX\|cpuinfo' >&2)
+    --manifest $work_in/manifest.json --out $work_in/torch_results.json" 2> >(grep -v 'UCX\|cpuinfo' >&2) ||
+  [ -s "$work/torch_results.json" ] ||
+  { echo "test-against-torch.sh: real PyTorch did not run in the chroot (no private mount namespace or /proc here?)" >&2; exit 3; }
 
 # 4. torchabi, outside, with real torch's answers as expectations.
 phase "running them in torchabi and comparing"

@@ -89,3 +89,32 @@ libs=()
 for l in "$legacy" "$legacy_pip" "$stable" "$stable212"; do [ -f "$l" ] && libs+=("$l"); done
 read -r w c <<<"$(measure "$torchabi" audit -q --torch "$bookworm" --torch "$sid" "${libs[@]}")"
 echo "torchabi audit --torch 1.13 --torch 2.14 (${#libs[@]} libraries): wall $w ms, cpu $c ms"
+
+# The case the issue sizes: a site-packages of 100 extension libraries against
+# one torch. Copies of the fixture libraries under distinct names (as in a
+# real environment, most are unrelated packages' libraries). torchabi reads
+# the install's export tables once; ldd -r relocates each library and every
+# library it needs, 100 times (the real 1.13 libraries: ldd can load those).
+echo
+echo "== a 100-library site-packages against bookworm's libtorch 1.13"
+site=$work/site-packages
+mkdir -p "$site"
+srcs=()
+for l in "$legacy" "$legacy_pip" "$stable" "$stable212"; do [ -f "$l" ] && srcs+=("$l"); done
+for i in $(seq 0 99); do
+  src=${srcs[$((i % ${#srcs[@]}))]}
+  mkdir -p "$site/pkg$i"
+  cp "$src" "$site/pkg$i/_C$i.so"
+done
+read -r t_wall t_cpu <<<"$(measure "$torchabi" audit -q --torch "$bookworm" "$site")"
+ldd_all() {
+  for so in "$site"/pkg*/_C*.so; do
+    LD_TRACE_LOADED_OBJECTS=1 LD_WARN=yes LD_BIND_NOW=yes LD_LIBRARY_PATH="$bookworm" \
+      "$loader" --preload "$bookworm/libtorch_cpu.so" "$so" >/dev/null 2>&1 || true
+  done
+}
+export -f ldd_all
+export site bookworm loader
+read -r l_wall l_cpu <<<"$(measure bash -c ldd_all)"
+printf '100 libraries | torchabi audit --torch: wall %s cpu %s ms | ldd -r each: wall %s cpu %s ms | ratio wall %sx cpu %sx\n' \
+  "$t_wall" "$t_cpu" "$l_wall" "$l_cpu" "$(ratio "$l_wall" "$t_wall")" "$(ratio "$l_cpu" "$t_cpu")"

@@ -83,8 +83,9 @@ TEST(AuditLibrary, SarifIsValidAndCarriesTheSymbols) {
   for (const auto& res : run["results"]) {
     EXPECT_TRUE(rule_ids.count(res["ruleId"].get<std::string>()));
     EXPECT_EQ(res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], legacy_lib());
-    if (res["ruleId"] == "binary-unstable-import")
+    if (res["ruleId"] == "binary-unstable-import") {
       EXPECT_FALSE(res["locations"][0]["logicalLocations"][0]["name"].get<std::string>().empty());
+    }
   }
 }
 

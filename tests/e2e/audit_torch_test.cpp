@@ -280,8 +280,9 @@ TEST(AuditTorch, StableExtensionsOnBookwormAndSid) {
     EXPECT_EQ(s["torch"][kBookwormLibdir]["assumed_global"], true);  // they link no libtorch
     EXPECT_TRUE(s["loads_on"].get<std::string>().starts_with("loads on torch ")) << s["loads_on"];
     // The dynamic linker, with torch loaded globally (preloaded) as assumed.
-    if (fs::exists(bookworm_cpu))
+    if (fs::exists(bookworm_cpu)) {
       EXPECT_EQ(ldd_undefined(lib, "", bookworm_cpu), missing_symbols(s["torch"][kBookwormLibdir])) << lib;
+    }
     EXPECT_TRUE(ldd_undefined(lib, stubs, stubs + "/libtorch_cpu.so").empty()) << lib;
   }
   EXPECT_TRUE(findings_of(j, "binary-rules-disagree-with-torch").empty());

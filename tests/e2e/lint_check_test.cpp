@@ -41,7 +41,9 @@ TEST(Check, SourceTreeIsLintedAndItsLibraryAudited) {
   EXPECT_TRUE(kinds.count("translation-unit")) << j["subjects"].dump();
   EXPECT_TRUE(kinds.count("library")) << j["subjects"].dump();
   for (const auto& s : j["subjects"])
-    if (s["kind"] == "translation-unit") EXPECT_EQ(s["verdict"], "STABLE");
+    if (s["kind"] == "translation-unit") {
+      EXPECT_EQ(s["verdict"], "STABLE");
+    }
 }
 
 TEST(Check, LibraryAloneIsAudited) {

@@ -16,17 +16,6 @@ namespace {
 
 using inputs::TorchLibrary;
 
-const char* group_of(SymbolKind k) {
-  switch (k) {
-    case SymbolKind::StableShim: return "stable-shim";
-    case SymbolKind::UnknownShim: return "unknown-shim";
-    case SymbolKind::StableCxx: return "stable-c++";
-    case SymbolKind::UnstableCxx: return "unstable-c++";
-    case SymbolKind::Other: return "other";
-  }
-  return "other";
-}
-
 int group_rank(const std::string& g) {
   static const char* const kOrder[] = {"stable-shim", "unknown-shim", "stable-c++", "unstable-c++", "other"};
   for (int i = 0; i < 5; ++i)
@@ -195,7 +184,7 @@ private:
       m.symbol = std::string(s.name);
       m.demangled = c.demangled.empty() ? classifier_.demangle(s.name) : c.demangled;
       m.version = std::string(ver.name);
-      m.group = group_of(c.kind);
+      m.group = to_string(c.kind);
       if (!other_libraries.empty()) {
         m.reason = "other-library";
         m.candidates = std::move(other_libraries);

@@ -223,14 +223,26 @@ TEST_F(ShimTest, UnimplementedEntryPointsFailAndSayWhich) {
                         "called aoti_torch_nonzero, which the reference runtime does not implement"));
 }
 
-rt::OpSignature sig(std::string name, std::string overload, std::vector<rt::ArgDesc> args,
-                    std::vector<rt::ArgDesc> rets) {
+// Arguments and returns by name and type only (no alias sets, no defaults).
+using NamedTypes = std::vector<std::pair<std::string, rt::TypeDesc>>;
+
+rt::OpSignature sig(std::string name, std::string overload, const NamedTypes& args, const NamedTypes& rets) {
+  auto descs = [](const NamedTypes& in) {
+    std::vector<rt::ArgDesc> out;
+    for (const auto& [n, t] : in) {
+      rt::ArgDesc d;
+      d.name = n;
+      d.type = t;
+      out.push_back(std::move(d));
+    }
+    return out;
+  };
   rt::OpSignature s;
   s.ns = "aten";
   s.name = std::move(name);
   s.overload = std::move(overload);
-  s.args = std::move(args);
-  s.returns = std::move(rets);
+  s.args = descs(args);
+  s.returns = descs(rets);
   return s;
 }
 rt::TypeDesc type(rt::TypeKind k, std::string spelling) { return {k, {}, spelling}; }
@@ -376,7 +388,9 @@ void returns_new_for_inplace(StableIValue* s, uint64_t, uint64_t) {
 rt::OpSignature unary(std::string name, bool inplace) {
   rt::ArgDesc a{"x", type(rt::TypeKind::Tensor, "Tensor"), inplace ? "a" : "", inplace, false, {}};
   rt::ArgDesc r{"", type(rt::TypeKind::Tensor, "Tensor"), inplace ? "a" : "", inplace, false, {}};
-  rt::OpSignature s = sig(std::move(name), "", {a}, {r});
+  rt::OpSignature s = sig(std::move(name), "", {}, {});
+  s.args = {a};
+  s.returns = {r};
   s.ns = "test";
   return s;
 }

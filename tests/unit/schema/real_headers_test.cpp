@@ -163,10 +163,14 @@ TEST(RealHeaders, TheCleanFixtureUsesEveryConversionTheHeadersDeclare) {
     return std::any_of(types_seen.begin(), types_seen.end(), [&](const auto& t) { return is_form_of(t, conversion); });
   };
   for (const auto& c : b.to)
-    if (wanted(c.type)) EXPECT_TRUE(used(params, c.type)) << "no kernel parameter is a " << c.type;
+    if (wanted(c.type)) {
+      EXPECT_TRUE(used(params, c.type)) << "no kernel parameter is a " << c.type;
+    }
   for (const auto& r : b.unbox) EXPECT_TRUE(used(params, r.from)) << "no kernel parameter is a " << r.from;
   for (const auto& c : b.from)
-    if (wanted(c.type)) EXPECT_TRUE(used(results, c.type)) << "no kernel returns a " << c.type;
+    if (wanted(c.type)) {
+      EXPECT_TRUE(used(results, c.type)) << "no kernel returns a " << c.type;
+    }
 }
 
 // `// expect: rule` comments of a fires fixture: (line, rule).

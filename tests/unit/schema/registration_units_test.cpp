@@ -270,7 +270,9 @@ TEST(RegistrationChecks, OnAPartialViewWhatIsMissingIsANote) {
                                  env, false);
   ASSERT_EQ(count(dup, "schema-duplicate-def"), 1u);
   for (const auto& f : dup.findings)
-    if (f.rule == "schema-duplicate-def") EXPECT_FALSE(f.severity);
+    if (f.rule == "schema-duplicate-def") {
+      EXPECT_FALSE(f.severity);
+    }
 }
 
 TEST(RegistrationChecks, AHeaderSeenByTwoTranslationUnitsIsNotADuplicate) {

@@ -26,6 +26,8 @@ int32_t promote_types(int32_t a, int32_t b);
 // at::result_type of tensor operands: tensors with dimensions decide before
 // 0-dim tensors of the same category (int8 tensor & int64 0-dim -> int8).
 int32_t result_type(const std::vector<const TensorImpl*>& operands);
+// Throws unless `t` is a CPU (or meta) tensor of a dtype the runtime computes with.
+void require_cpu(const TensorImpl& t, const char* op);
 // Throws ATen's "<kernel>" not implemented for '<Type>' unless `ok`.
 void require_dtype(bool ok, const char* kernel, int32_t dtype);
 // ATen's names for dtypes in error messages ("Float", "Long", ...).

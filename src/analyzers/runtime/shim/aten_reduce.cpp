@@ -10,14 +10,6 @@
 namespace torchabi::runtime::aten {
 namespace {
 
-void require_cpu(const TensorImpl& t, const char* op) {
-  if (t.device_type != device::kCPU && t.device_type != device::kMeta)
-    throw std::invalid_argument(std::string(op) + ": expected CPU tensors");
-  if (!is_computable(t.dtype))
-    throw std::invalid_argument(std::string(op) + ": the reference runtime does not compute with " +
-                                dtype_info(t.dtype).name);
-}
-
 Options like(const TensorImpl& t, int32_t dt) {
   Options o;
   o.dtype = dt;

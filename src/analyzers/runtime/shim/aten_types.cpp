@@ -79,6 +79,14 @@ const char* aten_type_name(int32_t dt) {
   }
 }
 
+void require_cpu(const TensorImpl& t, const char* op) {
+  if (t.device_type != device::kCPU && t.device_type != device::kMeta)
+    throw std::invalid_argument(std::string(op) + ": expected CPU tensors");
+  if (!is_computable(t.dtype))
+    throw std::invalid_argument(std::string(op) + ": the reference runtime does not compute with " +
+                                dtype_info(t.dtype).name);
+}
+
 void require_dtype(bool ok, const char* kernel, int32_t dt) {
   if (!ok) throw std::invalid_argument(std::string("\"") + kernel + "\" not implemented for '" + aten_type_name(dt) + "'");
 }

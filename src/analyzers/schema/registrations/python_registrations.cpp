@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <string_view>
 #include <sstream>
 
 namespace torchabi::schema {
@@ -24,6 +25,17 @@ size_t indent_of(const std::string& line) {
   size_t n = 0;
   while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
   return n;
+}
+
+// Every pattern below contains one of these: a file or line without any is
+// skipped before a regex runs (std::regex is slow, and a project's Python is
+// mostly not registrations).
+bool may_register(std::string_view text) {
+  static constexpr std::string_view kKeys[] = {"register_fake", "impl_abstract", "register_abstract", "define(",
+                                               "custom_op(",    ".impl(",        "register_kernel("};
+  for (std::string_view k : kKeys)
+    if (text.find(k) != std::string_view::npos) return true;
+  return false;
 }
 
 bool blank_or_comment(const std::string& line) {
@@ -48,6 +60,7 @@ void scan_python_text(const std::string& text, const std::string& path, PythonRe
   static const std::regex class_line(R"(^\s*class\s+\w+)");
   static const std::regex def_line(R"(^\s*(?:async\s+)?def\s+(\w+)\s*\()");
 
+  if (!may_register(text)) return;
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
@@ -55,6 +68,7 @@ void scan_python_text(const std::string& text, const std::string& path, PythonRe
   std::smatch m;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string& line = lines[i];
+    if (!may_register(line)) continue;
     if (std::regex_search(line, m, fake_op)) into.fake_ops.insert(m[1]);
     if (std::regex_search(line, m, define)) into.defined_ops.insert(m[1]);
     if (std::regex_search(line, m, custom_op)) {
