@@ -54,7 +54,8 @@ if [ "$rebuild" = 1 ] || [ ! -f "$chroot_dir/.torchabi-ready" ]; then
     grep -oE 'https?://[^ ]+' | head -n1 || true)
   $sudo rm -rf "$chroot_dir.partial"
   mkdir -p "$(dirname "$chroot_dir")"
-  $sudo mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
+  # Bounded: a stalled mirror must not eat CI's time (exit 3 below: skipped).
+  $sudo timeout 1500 mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
     --include=python3-torch,g++,libtorch-dev,python3-yaml sid "$chroot_dir.partial" ${mirror:+"$mirror"} \
     >"$chroot_dir.log" 2>&1 || { tail -20 "$chroot_dir.log" >&2
     echo "test-against-torch.sh: cannot build the sid chroot (see $chroot_dir.log)" >&2; exit 3; }
