@@ -13,15 +13,8 @@
 # source.RulesImport.RealHeadersAgreeWithTheShippedRules fails when the shipped
 # table disagrees with the headers.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-include=${1:-$root/build/torch-sid/root/usr/include}
-torchabi=${TORCHABI:-$root/build/torchabi}
-if [ ! -d "$include/torch/csrc/stable" ]; then
-  echo "$include: no torch/csrc/stable (run scripts/fetch-torch.sh)" >&2
-  exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib/rules-from-headers.sh"
+rules_from_headers torch/csrc/stable "${1:-}"
 "$torchabi" rules import --torch-include "$include" --cxx-table "$tmp/table.tsv" >/dev/null
 if ! grep -q $'^torch::stable::Tensor\t' "$tmp/table.tsv"; then
   echo "$include: torchabi found no torch::stable::Tensor in these headers" >&2

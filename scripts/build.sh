@@ -1,9 +1,50 @@
 #!/usr/bin/env bash
-# Configures and builds torchabi, its fixtures and tests into build/ (or $BUILD_DIR).
+# Configures and builds torchabi into build/ (or $BUILD_DIR).
+#   build.sh [--quiet] [--target T]... [CMAKE_ARGS...]
+# --quiet: the compiler's output goes to build.log next to the build tree and
+# is shown only if the build fails; a progress line shows where it is.
+# --target: build only T (repeatable); default: everything.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 jobs=${JOBS:-$(nproc)}
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$build.configure.log" 2>&1 ||
+quiet=0
+targets=()
+cmake_args=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quiet) quiet=1 ;;
+    --target) targets+=(--target "$2"); shift ;;
+    *) cmake_args+=("$1") ;;
+  esac
+  shift
+done
+mkdir -p "$(dirname "$build")"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_args[@]}" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 1; }
-cmake --build "$build" -j "$jobs"
+if [ "$quiet" = 0 ]; then
+  exec cmake --build "$build" -j "$jobs" "${targets[@]}"
+fi
+log="$build.log"
+started=$(date +%s)
+# Make's "[ 42%]" lines drive one status line on a terminal; nothing else is shown.
+set +e
+cmake --build "$build" -j "$jobs" "${targets[@]}" 2>&1 | tee "$log" | {
+  if [ -t 2 ]; then
+    while IFS= read -r line; do
+      [[ "$line" =~ ^\[\ *([0-9]+)%\] ]] &&
+        printf '\r\033[Ktorchabi: building (%s%%, %ss)' "${BASH_REMATCH[1]}" "$(($(date +%s) - started))" >&2
+    done
+    printf '\r\033[K' >&2
+  else
+    cat >/dev/null
+  fi
+}
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" != 0 ]; then
+  grep -E -B2 -A8 'error|Error' "$log" | tail -60 >&2
+  echo "torchabi: build failed (full log: $log)" >&2
+  exit "$rc"
+fi
+echo "torchabi: built in $(($(date +%s) - started))s (log: $log)" >&2

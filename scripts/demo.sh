@@ -1,14 +1,35 @@
 #!/usr/bin/env bash
-# First command of the README: install what is missing, build, and audit the
-# sample extensions shipped in fixtures/ (one stable, one legacy).
+# First command of the README: install what the tool needs (not the test
+# suite's packages), build only torchabi and two sample extensions, and tour
+# its main jobs on them: check (lint + audit), run, migrate.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" >/dev/null
 build=${BUILD_DIR:-$root/build}
-echo "\$ torchabi audit fixtures/stable_ext fixtures/legacy_ext"
+started=$(date +%s)
+"$root/scripts/install-deps.sh" tool
+# Tests stay off (they are the second command's); an existing build tree
+# keeps its own setting.
+tests=OFF
+[ -f "$build/CMakeCache.txt" ] && grep -q '^TORCHABI_BUILD_TESTS:BOOL=ON' "$build/CMakeCache.txt" && tests=ON
+"$root/scripts/build.sh" --quiet -DTORCHABI_BUILD_TESTS=$tests \
+  --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12 --target fixture_legacy_ext
+cd "$root"
+torchabi() { "$build/torchabi" "$@"; }
+rel=${build#"$root"/}
+step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
 set +e
-"$build/torchabi" audit "$build/fixtures/stable_ext/libstable_ext.so" "$build/fixtures/legacy_ext/liblegacy_ext.so"
-rc=$?
+step "check: lint a stable extension's source and audit its library, for PyTorch 2.10 and later" \
+  "torchabi check --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
+torchabi check --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
+echo "(exit $?: the library calls a function PyTorch 2.10 and 2.11 do not have, so it would not load there)"
+
+step "run: load the extension into torchabi's reference runtime (no PyTorch needed) and call its ops" \
+  "torchabi run $rel/fixtures/stable_ext/libstable_ext.so"
+torchabi run "$rel/fixtures/stable_ext/libstable_ext.so"
+
+step "migrate: plan the port of a classic at::/c10:: extension to the stable ABI (first lines)" \
+  "torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 | head -30"
+torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 | head -30
 set -e
-echo "(exit code $rc: 1 means findings at error level — the legacy extension is not stable-ABI clean)"
+echo
+echo "torchabi: tour done in $(($(date +%s) - started))s. More: torchabi --help, torchabi explain RULE, docs/."

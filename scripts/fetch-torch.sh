@@ -24,6 +24,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 dest=${dest:-${TORCHABI_TORCH_CACHE:-${BUILD_DIR:-$root/build}/torch-$suite}}
+# apt reads relative Dir:: paths against /etc/apt: make DEST absolute.
+dest=$(realpath -m "$dest")
 stamp="$dest/root/.torchabi-fetched"
 if [ -f "$stamp" ]; then echo "$dest/root"; exit 0; fi
 

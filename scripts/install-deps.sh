@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian packages in scripts/deps.txt that are not installed yet.
+# Installs the Debian packages of scripts/deps.txt that are not installed yet:
+# `tool` (building torchabi and the sample tour) or `all` (default: tests too).
 # Idempotent and quiet when there is nothing to do.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-mapfile -t wanted < <(grep -v '^\s*#' "$here/deps.txt" | sed '/^\s*$/d')
+group=${1:-all}
+case "$group" in
+  tool) groups='tool' ;;
+  all) groups='tool|test' ;;
+  *) echo "install-deps.sh: unknown group '$group' (tool or all)" >&2; exit 2 ;;
+esac
+mapfile -t wanted < <(awk -v want="^($groups)\$" '
+  /^[[:space:]]*(#|$)/ { next }
+  /^\[.*\]$/ { g = substr($0, 2, length($0) - 2); next }
+  g ~ want { print $1 }' "$here/deps.txt")
 missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

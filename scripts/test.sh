@@ -8,5 +8,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh"
 "$root/scripts/fetch-torch.sh" "$build/torch-sid" >/dev/null || true
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" -DTORCHABI_BUILD_TESTS=ON
 ctest --test-dir "$build" --output-on-failure -j "${JOBS:-$(nproc)}" --timeout 600

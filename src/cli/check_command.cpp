@@ -20,6 +20,7 @@
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/compile_db_reader.h"
+#include "inputs/project/project_build.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::cli {
@@ -30,6 +31,8 @@ namespace {
 
 struct CheckArgs {
   std::vector<std::string> paths;
+  std::vector<std::string> defines;  // -D NAME[=VALUE]: added to the commands read from build files
+  std::string python = "python3";    // whose torch provides the headers in project mode
   std::string target_version;
   LintOptionsArgs lint;
   ReportOptions report;
@@ -80,26 +83,60 @@ void append(findings::Report& into, findings::Report&& from) {
   into.baselined += from.baselined;
 }
 
-int run(const CheckArgs& a) {
+// What project mode read and guessed, in the report (so that a wrong guess
+// is visible), and a note per value it could not resolve.
+void add_project_facts(findings::Report& report, const inputs::ProjectBuild& project,
+                       const std::vector<std::string>& defines) {
+  findings::Subject s;
+  s.kind = "project";
+  s.path = project.build_file;
+  s.verdict = "READ";
+  s.facts = project.facts;
+  if (!defines.empty()) {
+    std::string d;
+    for (const auto& x : defines) d += (d.empty() ? "-D" : " -D") + x;
+    s.facts.emplace_back("added with -D", d);
+  }
+  report.subjects.push_back(std::move(s));
+  for (const auto& n : project.notes) {
+    findings::Finding f;
+    f.rule = "project-flag-unresolved";
+    f.severity = findings::Severity::Note;
+    f.location.file = n.file;
+    f.location.line = static_cast<uint32_t>(n.line);
+    f.message = n.message;
+    f.help = "torchabi reads setup.py without running it; give the value with -D NAME=VALUE or --torch-include, "
+             "or lint with a compile database, which always wins";
+    report.findings.push_back(std::move(f));
+  }
+}
+
+int run(CheckArgs a) {
   validate_report_options(a.report);
+  if (a.paths.empty()) a.paths.push_back(".");
   const std::string cwd = fs::current_path().string();
   findings::Report report;
   report.command = "check";
   std::vector<std::string> artifacts;
   std::vector<std::string> sources;
   std::vector<std::string> build_dirs;
+  std::vector<std::string> projects;  // build descriptions to read (project mode)
   for (const auto& p : a.paths) {
     std::error_code ec;
     fs::path path = fs::absolute(p).lexically_normal();
     if (fs::is_directory(path, ec)) {
       std::string build = find_build_dir(path);
       auto found = find_artifacts(path);
-      if (build.empty() && found.empty()) {
+      // No compile database: the build description is read instead (a
+      // database, when present, always wins).
+      std::optional<std::string> described = build.empty() ? inputs::find_build_description(path.string()) : std::nullopt;
+      if (build.empty() && found.empty() && !described) {
         report.failures.push_back({p, "nothing to check: no compile_commands.json (in it or a build directory below "
-                                      "it) and no built .so or .whl"});
+                                      "it), no setup.py or CMakeLists.txt, and no built .so or .whl"});
         continue;
       }
       if (!build.empty()) build_dirs.push_back(build);
+      if (described) projects.push_back(*described);
       artifacts.insert(artifacts.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(path, ec)) {
       if (source::is_source_or_header(path.string())) sources.push_back(path.string());
@@ -129,6 +166,26 @@ int run(const CheckArgs& a) {
     req.build_dir = build;
     req.cwd = cwd;
     lint(req, build);
+  }
+  if (!projects.empty()) {
+    // Once for all projects: asking Python where torch is costs an import of torch.
+    const inputs::TorchLocation torch = inputs::locate_torch(a.lint.torch_include, a.python);
+    for (const auto& file : projects) {
+      try {
+        inputs::ProjectBuild project = inputs::read_project_build(file, torch, a.defines);
+        add_project_facts(report, project, a.defines);
+        if (project.db.commands.empty()) {
+          report.failures.push_back({project.build_file, "declares no C++ or CUDA sources torchabi could read"});
+          continue;
+        }
+        source::LintRequest req;
+        req.cwd = cwd;
+        req.derived_db = std::move(project.db);
+        lint(req, file);
+      } catch (const InputError& e) {
+        report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
+      }
+    }
   }
   if (!sources.empty()) {
     source::LintRequest req;
@@ -161,13 +218,24 @@ void add_check_command(CLI::App& app, Dispatch& d) {
   auto* cmd = app.add_subcommand(
       "check", "Lint and audit together: source trees with a build directory, .so files, wheels, source files");
   auto args = std::make_shared<CheckArgs>();
-  cmd->add_option("PATH", args->paths, "Source trees (with compile_commands.json in a build directory), .so, .whl, sources")
-      ->required();
+  cmd->add_option("PATH", args->paths,
+                  "Source trees (with compile_commands.json in a build directory, or a setup.py/CMakeLists.txt "
+                  "that is read), "
+                  ".so, .whl, sources (default: .)");
+  cmd->add_option("-D,--define", args->defines,
+                  "NAME[=VALUE] for a project read from its build files: a macro setup.py sets in a way "
+                  "torchabi cannot read, or a CMake cache variable (as cmake -D)")
+      ->allow_extra_args(false);  // one value per -D: what follows is a PATH
+  cmd->add_option("--python", args->python,
+                  "Interpreter whose torch provides the headers when a setup.py is read (default: python3)");
   cmd->add_option("--target-version", args->target_version,
                   "Oldest PyTorch release built libraries must load on: 2.10, 2.10.0 or 0x020a000000000000");
   add_lint_options(*cmd, args->lint);
   add_report_options(*cmd, args->report);
-  cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
+  cmd->callback([&d, args] {
+    args->lint.verbose = args->report.verbose;
+    d.run = [args] { return run(*args); };
+  });
 }
 
 }  // namespace torchabi::cli

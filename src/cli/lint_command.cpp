@@ -8,6 +8,7 @@
 #include "analyzers/source/auto_import.h"
 #include "analyzers/source/configurations.h"
 #include "analyzers/source/lint_engine.h"
+#include "analyzers/source/libclang_warmup.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/result_cache.h"
 #include "analyzers/source/same_method_fold.h"
@@ -15,6 +16,7 @@
 #include "analyzers/source/tu_runner.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
+#include "cli/progress_line.h"
 #include "cli/report_options.h"
 #include "cli/source_inputs.h"
 #include "common/input_error.h"
@@ -66,9 +68,9 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
     out.report.failures = targets.skipped;
     return out;
   }
-  const auto& catalog = inputs::ApiCatalog::current();
-  source::LintEnv env = source::LintEnv::load(inputs::RulesSource::current(), catalog);
   const std::string cache_dir = lint_cache_dir(a, request.build_dir);
+  source::LibclangWarmup libclang_warmup;  // while the rules are read
+  source::LintEnv env = source::LintEnv::load(inputs::RulesSource::current(), inputs::ApiCatalog::current(), cache_dir);
   std::vector<std::string> torch_dirs;
   if (!a.torch_include.empty()) torch_dirs.push_back(a.torch_include);
   else if (!a.no_torch_import) torch_dirs = source::torch_include_dirs(targets.tus);
@@ -76,13 +78,20 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
     throw InputError(a.torch_include, "no PyTorch stable headers here (expected torch/csrc/stable/)");
   for (auto& p : source::import_torch_headers(env, torch_dirs, cache_dir)) out.warnings.push_back(p);
 
+  ProgressLine progress(stderr, ProgressLine::mode_for(stderr, a.verbose), request.cwd);
   source::LintOptions options;
+  options.progress = &progress;
   options.jobs = a.jobs;
   options.cache_dir = a.no_cache ? std::string() : cache_dir;
   for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
-  if (registrations) schema::register_registration_extraction();
+  schema::RegistrationInputs registration_inputs;
+  if (registrations) {
+    schema::register_registration_extraction();
+    options.while_parsing = [&] { registration_inputs.prepare(options.project_roots); };
+  }
   source::LintRun run = source::run_lint(targets.tus, env, options);
+  options.while_parsing = nullptr;  // the extra configurations below need nothing more
   for (const auto& define : a.also_define) {
     source::LintRun extra = source::run_lint(source::with_define(targets.tus, define), env, options);
     source::merge_configuration(run.report, std::move(extra.report), "-D" + define);
@@ -95,7 +104,8 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   // Cross-file registration checks conclude from what is absent: only a run
   // over the whole compile database sees the whole project.
   const bool whole_project = request.files.empty() && !targets.compile_db.empty();
-  if (registrations) schema::add_registration_checks(out.report, options.project_roots, whole_project);
+  if (registrations)
+    schema::add_registration_checks(out.report, options.project_roots, whole_project, &registration_inputs);
   if (fold_same_method) source::fold_same_method_calls(out.report, env.replacements);
 
   if (out.analysed == 0) {
@@ -148,6 +158,7 @@ void add_lint_command(CLI::App& app, Dispatch& d) {
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {
     args->sources.finish_parse(*cmd);
+    args->lint.verbose = args->report.verbose;
     d.run = [args, cmd] { return run(*args, *cmd); };
   });
 }

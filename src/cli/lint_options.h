@@ -19,6 +19,7 @@ struct LintOptionsArgs {
   std::string torch_include;
   bool no_torch_import = false;
   std::vector<std::string> also_define;  // --also-define NAME[=VALUE]: extra configurations
+  bool verbose = false;                  // the report's -v: progress lines also when stderr is not a terminal
 };
 
 void add_lint_options(CLI::App& cmd, LintOptionsArgs& args);

@@ -20,6 +20,7 @@
 #include "analyzers/migration/unified_diff.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/replacements.h"
+#include "analyzers/source/replacements_cache.h"
 #include "analyzers/source/tu_check.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
@@ -109,9 +110,9 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   const auto& rules = inputs::RulesSource::current();
   const BlockerCatalog blockers = BlockerCatalog::load(rules);
   const MigrationRewrites rewrites = MigrationRewrites::load(rules);
-  const source::Replacements replacements = source::Replacements::load(rules);
-
   const source::LintRequest req = a.sources.request();
+  const source::Replacements replacements =
+      source::load_replacements_cached(rules, lint_cache_dir(a.lint, req.build_dir));
 
   // The checks migrate adds to lint: inactive #if ranges (so --fix can prove
   // it never edits them), the TORCH_BOX rewrite of registrations and the

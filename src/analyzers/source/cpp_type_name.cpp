@@ -7,13 +7,6 @@ namespace torchabi::source {
 
 namespace {
 
-struct Node {
-  std::string name;
-  std::vector<Node> args;
-  bool templated = false;
-  std::string suffix;  // "*", "**", "[3]", ...
-};
-
 std::string trim(std::string_view s) {
   size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
   return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
@@ -65,8 +58,8 @@ class Parser {
 public:
   explicit Parser(std::string_view s) : s_(s) {}
 
-  Node parse() {
-    Node n;
+  CppTypeTree parse() {
+    CppTypeTree n;
     size_t start = pos_;
     while (pos_ < s_.size() && s_[pos_] != '<' && s_[pos_] != ',' && s_[pos_] != '>' && s_[pos_] != '*' &&
            s_[pos_] != '&' && s_[pos_] != '[')
@@ -109,33 +102,33 @@ private:
   size_t pos_ = 0;
 };
 
-bool is_allocator_of(const Node& n, const std::string& elem) {
+bool is_allocator_of(const CppTypeTree& n, const std::string& elem) {
   return n.name == "std::allocator" && n.args.size() == 1 && n.args[0].name == elem;
 }
 
-std::string print(const Node& n);
-
 // Default template arguments the canonical spelling spells out.
-void drop_defaults(Node& n) {
-  for (Node& a : n.args) drop_defaults(a);
+void drop_defaults(CppTypeTree& n) {
+  for (CppTypeTree& a : n.args) drop_defaults(a);
   if ((n.name == "std::vector" || n.name == "std::deque" || n.name == "std::list") && n.args.size() == 2 &&
       n.args[1].name == "std::allocator")
     n.args.pop_back();
   if (n.name == "std::basic_string" && !n.args.empty() && n.args[0].name == "char") {
     bool defaults = n.args.size() == 1 || (n.args.size() >= 2 && n.args[1].name == "std::char_traits");
     if (defaults && (n.args.size() < 3 || is_allocator_of(n.args[2], "char"))) {
-      n = Node{"std::string", {}, false, n.suffix};
+      n = CppTypeTree{"std::string", {}, false, n.suffix};
       return;
     }
   }
   if ((n.name == "std::basic_string_view" || n.name == "c10::basic_string_view") && !n.args.empty() &&
       n.args[0].name == "char" && (n.args.size() == 1 || n.args[1].name == "std::char_traits")) {
-    n = Node{n.name == "std::basic_string_view" ? "std::string_view" : "c10::string_view", {}, false, n.suffix};
+    n = CppTypeTree{n.name == "std::basic_string_view" ? "std::string_view" : "c10::string_view", {}, false, n.suffix};
     return;
   }
 }
 
-std::string print(const Node& n) {
+}  // namespace
+
+std::string print(const CppTypeTree& n) {
   std::string out = n.name;
   if (n.templated) {
     out += "<";
@@ -145,11 +138,10 @@ std::string print(const Node& n) {
   return out + n.suffix;
 }
 
-}  // namespace
+CppTypeTree parse_cpp_type(std::string_view spelling) { return Parser(spelling).parse(); }
 
 std::string normalize_cpp_type(std::string_view canonical) {
-  Parser p(canonical);
-  Node n = p.parse();
+  CppTypeTree n = parse_cpp_type(canonical);
   drop_defaults(n);
   return print(n);
 }

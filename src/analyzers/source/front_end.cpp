@@ -1,6 +1,8 @@
 #include "analyzers/source/front_end.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <sys/resource.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include <ctime>
 
 #include "analyzers/source/cursor_utils.h"
+#include "analyzers/source/libclang_loader/libclang_loader.h"
 
 namespace torchabi::source {
 
@@ -30,7 +33,6 @@ ParsedTu::ParsedTu(ParseRequest request) : request_(std::move(request)) {}
 
 ParsedTu::~ParsedTu() {
   if (tu_) clang_disposeTranslationUnit(tu_);
-  if (index_) clang_disposeIndex(index_);
 }
 
 const std::string& ParsedTu::path_of(CXFile file) const {
@@ -373,11 +375,16 @@ void ParsedTu::collect_preprocessing() {
   // Where each header was looked for and not found (all of the search path
   // for a missing one, the directories before the one it was found in for
   // the others): if one of these paths appears later, the TU's inputs changed.
-  std::vector<HeaderLookup> lookups;
-  lookups.reserve(includes_.size() + ctx.probes.size());
-  for (const auto& d : includes_) lookups.push_back({d.includer, d.spelled, d.angled, d.resolved, false});
-  for (auto& p : ctx.probes) lookups.push_back(std::move(p));
-  files_missing_ = lookup_misses(lookups, header_search_, args().include_dirs);
+  // Kept and resolved on demand: only a run that stores results in the
+  // cache needs them, and resolving them is 40% of this function.
+  lookups_.reserve(includes_.size() + ctx.probes.size());
+  for (const auto& d : includes_) lookups_.push_back({d.includer, d.spelled, d.angled, d.resolved, false});
+  for (auto& p : ctx.probes) lookups_.push_back(std::move(p));
+}
+
+const std::vector<std::string>& ParsedTu::files_missing() const {
+  if (!files_missing_) files_missing_ = lookup_misses(lookups_, header_search_, args().include_dirs);
+  return *files_missing_;
 }
 
 void ParsedTu::collect_diagnostics() {
@@ -461,6 +468,44 @@ CXErrorCode try_parse(CXIndex index, const std::string& file, const std::vector<
 
 }  // namespace
 
+namespace {
+
+// libclang parses on a thread of its own (8 MB stack) unless LIBCLANG_NOTHREADS
+// is set. That thread allocates from a second malloc arena and made a small
+// TU's parse and the walks after it ~10% slower; lint's crash isolation is the
+// forked child, not that thread, and libclang still recovers from a crash on
+// the calling thread. The calling thread's stack is then what deep template
+// instantiation uses: like clang's own driver, raise its limit to 8 MB when
+// it is lower (the main thread's stack grows up to the limit).
+void parse_on_calling_thread() {
+  static const bool done = [] {
+    constexpr rlim_t kStack = rlim_t(8) << 20;
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < kStack) {
+      limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? kStack : std::min(kStack, limit.rlim_max);
+      ::setrlimit(RLIMIT_STACK, &limit);
+    }
+    ::setenv("LIBCLANG_NOTHREADS", "1", /*overwrite=*/0);
+    return true;
+  }();
+  (void)done;
+}
+
+// One index for every parse of the process: creating one costs ~10 ms (most
+// of it libclang's set-up), and lint's parent creates it before forking so
+// that no child pays it. Never disposed: it lives as long as the process.
+CXIndex shared_index() {
+  static const CXIndex index = [] {
+    libclang::load();
+    return clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  }();
+  return index;
+}
+
+}  // namespace
+
+void prepare_libclang() { (void)shared_index(); }
+
 ParseOutcome parse_translation_unit(ParseRequest request) {
   ParseOutcome out;
   std::error_code ec;
@@ -470,7 +515,8 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
     return out;
   }
   auto tu = ParseAccess::make(std::move(request));
-  ParseAccess::index(*tu) = clang_createIndex(/*excludeDeclarationsFromPCH=*/0, /*displayDiagnostics=*/0);
+  parse_on_calling_thread();
+  ParseAccess::index(*tu) = shared_index();
   CXTranslationUnit raw = nullptr;
   CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw, &ParseAccess::search(*tu));
   if (rc == CXError_Crashed) {

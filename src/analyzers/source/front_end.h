@@ -104,7 +104,8 @@ public:
   // Every file clang read, and the paths it looked for and did not find
   // (unresolved includes, per search directory): the TU's inputs for caching.
   const std::vector<std::string>& files_read() const { return files_read_; }
-  const std::vector<std::string>& files_missing() const { return files_missing_; }
+  // Computed on first use (costly on a TU with many includes).
+  const std::vector<std::string>& files_missing() const;
   // Clang's header search directories for this TU, as `-v` printed them
   // (empty when they could not be read; the cache then falls back to -I dirs).
   const HeaderSearchList& header_search() const { return header_search_; }
@@ -135,7 +136,7 @@ private:
   bool file_is_project(CXFile file, const CXSourceLocation* where = nullptr) const;
 
   ParseRequest request_;
-  CXIndex index_ = nullptr;
+  CXIndex index_ = nullptr;  // the process-wide index (shared_index), not owned
   CXTranslationUnit tu_ = nullptr;
   bool minimal_args_ = false;
   std::vector<IncludeDirective> includes_;
@@ -143,7 +144,9 @@ private:
   std::vector<MacroDefinition> macro_definitions_;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::string> ignored_flags_;
-  std::vector<std::string> files_read_, files_missing_;
+  std::vector<std::string> files_read_;
+  std::vector<HeaderLookup> lookups_;
+  mutable std::optional<std::vector<std::string>> files_missing_;
   HeaderSearchList header_search_;
   std::unordered_map<std::string, size_t> included_by_;  // file -> index of the directive that first included it
   mutable std::unordered_map<void*, std::string> paths_;
@@ -163,5 +166,11 @@ struct ParseOutcome {
 // Never throws for bad input: a missing file, rejected flags or a libclang
 // crash come back as `error`.
 ParseOutcome parse_translation_unit(ParseRequest request);
+
+// Loads libclang and creates the index every parse uses (libclang's set-up,
+// 10-20 ms). Called in lint's parent process so that every forked child
+// inherits both instead of repeating it. Throws InputError when libclang
+// cannot be loaded.
+void prepare_libclang();
 
 }  // namespace torchabi::source

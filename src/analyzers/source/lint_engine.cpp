@@ -67,7 +67,7 @@ std::string common_ancestor(const std::vector<std::string>& paths) {
 }
 
 TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& env,
-                                  const std::vector<std::string>& project_roots) {
+                                  const std::vector<std::string>& project_roots, AnalyzeOptions how) {
   TuResult r;
   r.subject.kind = "translation-unit";
   r.subject.path = display_path(args.file);
@@ -87,7 +87,7 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
   for (auto& check : make_lint_checks()) check->run(ctx);
   r.suppressions = scan_inline_suppressions(ctx);
   r.files_read = tu.files_read();
-  r.files_missing = tu.files_missing();
+  if (how.record_missing) r.files_missing = tu.files_missing();
   // Verdict: unstable findings decide; otherwise stable use or stable includes.
   // A note (an unstable macro defined but never expanded) is not a use.
   bool unstable = std::any_of(r.findings.begin(), r.findings.end(), [](const auto& f) {
@@ -97,6 +97,7 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
   for (const auto& d : tu.includes())
     if (d.kind == HeaderKind::Stable && tu.is_project_file(d.includer)) stable = true;
   r.subject.verdict = unstable ? "UNSTABLE" : stable ? "STABLE" : "NO-TORCH";
+  if (how.keep_ast_until_exit) (void)outcome.tu.release();
   return r;
 }
 
@@ -124,9 +125,20 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
     todo.push_back(i);
   }
 
+  IsolatedHooks hooks;
+  hooks.while_waiting = options.while_parsing;
+  if (options.progress) {
+    options.progress->begin(tus.size(), run.from_cache);
+    hooks.started = [&](size_t k) { options.progress->started(tus[todo[k]].file); };
+    hooks.finished = [&](size_t k, const IsolatedResult& r) { options.progress->finished(tus[todo[k]].file, r.ok); };
+  }
   auto outputs = run_isolated(todo.size(), options.jobs, [&](size_t k) {
-    return serialize_tu_result(analyze_translation_unit(tus[todo[k]], env, options.project_roots));
-  });
+    AnalyzeOptions how;
+    how.keep_ast_until_exit = true;
+    how.record_missing = cache.has_value();
+    return serialize_tu_result(analyze_translation_unit(tus[todo[k]], env, options.project_roots, how));
+  }, hooks);
+  if (options.progress) options.progress->end();
   for (size_t k = 0; k < todo.size(); ++k) {
     const size_t i = todo[k];
     if (!outputs[k].ok) {

@@ -5,10 +5,12 @@
 // and each TU gets a subject with its verdict and lowest TORCH_TARGET_VERSION.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "analyzers/source/lint_env.h"
+#include "analyzers/source/lint_progress.h"
 #include "analyzers/source/tu_check.h"
 #include "findings/finding.h"
 #include "inputs/compile_db_args.h"
@@ -19,6 +21,10 @@ struct LintOptions {
   unsigned jobs = 0;                       // 0: one per core
   std::string cache_dir;                   // empty: no cache
   std::vector<std::string> project_roots;  // empty: every non-system, non-torch file is the project's
+  // Run in the parent while the first translation units are parsed (see
+  // run_isolated); not run when every result comes from the cache.
+  std::function<void()> while_parsing;
+  LintProgress* progress = nullptr;  // not owned; null: silent
 };
 
 struct LintRun {
@@ -29,9 +35,19 @@ struct LintRun {
   size_t failed = 0;
 };
 
+struct AnalyzeOptions {
+  // A child that exits right after keeps the AST: disposing of it takes
+  // milliseconds (far more for torch/extension.h) and frees nothing the exit
+  // would not.
+  bool keep_ast_until_exit = false;
+  // The paths looked for and not found (TuResult::files_missing): only the
+  // results cache needs them.
+  bool record_missing = true;
+};
+
 // Parses and checks one TU in this process (what each child runs).
 TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& env,
-                                  const std::vector<std::string>& project_roots);
+                                  const std::vector<std::string>& project_roots, AnalyzeOptions how = {});
 
 LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, const LintOptions& options);
 

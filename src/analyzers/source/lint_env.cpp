@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "inputs/api_catalog.h"
+#include "analyzers/source/replacements_cache.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::source {
@@ -17,11 +18,12 @@ std::string digest_hex(std::string_view data, uint64_t h) {
   return buf;
 }
 
-LintEnv LintEnv::load(const inputs::RulesSource& src, const inputs::ApiCatalog& catalog) {
+LintEnv LintEnv::load(const inputs::RulesSource& src, const inputs::ApiCatalog& catalog,
+                      const std::string& cache_dir) {
   LintEnv env;
   env.catalog = &catalog;
   env.classifier = HeaderClassifier::load(src);
-  env.replacements = Replacements::load(src);
+  env.replacements = load_replacements_cached(src, cache_dir);
   env.stable_apis = StableApiIndex::load(src, catalog);
   std::string all;
   for (const auto& rel : src.list("")) {

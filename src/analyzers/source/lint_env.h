@@ -28,8 +28,10 @@ struct LintEnv {
   // Torch include directories whose stable headers were imported.
   std::vector<std::string> imported_from;
 
-  // Throws InputError when the rules are malformed.
-  static LintEnv load(const inputs::RulesSource& src, const inputs::ApiCatalog& catalog);
+  // Throws InputError when the rules are malformed. A non-empty `cache_dir`
+  // keeps pre-parsed rules there (replacements_cache.h).
+  static LintEnv load(const inputs::RulesSource& src, const inputs::ApiCatalog& catalog,
+                      const std::string& cache_dir = {});
 };
 
 enum class ApiClass { Stable, Unstable, Other };

@@ -58,7 +58,9 @@ bool is_source_or_header(const std::string& path) {
 LintTargets collect_lint_targets(const LintRequest& req) {
   LintTargets out;
   std::optional<inputs::CompileDb> db;
-  if (!req.build_dir.empty()) {
+  if (req.derived_db) {
+    db = *req.derived_db;
+  } else if (!req.build_dir.empty()) {
     db = inputs::load_compile_db(inputs::absolute_path(req.build_dir, req.cwd));
   } else if (!req.flags && inputs::has_compile_db(req.cwd)) {
     db = inputs::load_compile_db(req.cwd);

@@ -11,6 +11,7 @@
 
 #include "findings/finding.h"
 #include "inputs/compile_db_args.h"
+#include "inputs/compile_db_reader.h"
 
 namespace torchabi::source {
 
@@ -27,6 +28,9 @@ struct LintRequest {
   std::vector<std::string> files;                  // empty: every file of the database
   std::optional<std::vector<std::string>> flags;   // after `--`
   std::string cwd;
+  // A compile database made from the project's build files when it has none
+  // (project mode, inputs/project/); used as -p's would be.
+  std::optional<inputs::CompileDb> derived_db;
 };
 
 // Throws InputError when the named database is missing or malformed, or when

@@ -41,6 +41,12 @@ public:
   // Throws InputError naming the file when it is malformed.
   static Replacements load(const inputs::RulesSource& src);
   static Replacements parse(std::string_view yaml, const std::string& where);
+  // Entries already validated by parse (the pre-parsed cache).
+  static Replacements from_entries(std::vector<Replacement> entries) {
+    Replacements r;
+    r.entries_ = std::move(entries);
+    return r;
+  }
 
   // `kind` "macro" or "header" looks among macros or headers; empty looks
   // among C++ names. Exact names win over patterns, longer patterns over shorter.

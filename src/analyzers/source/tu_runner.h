@@ -17,9 +17,31 @@ struct IsolatedResult {
   std::string error;   // one line, when !ok
 };
 
-// `jobs` 0 means one per available core.
-std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std::function<std::string(size_t)>& work);
+// A child that wrote its whole result is not waited for: it is reaped later,
+// without blocking, while its address space is torn down.
+// `jobs` 0 means one per available core. `while_waiting`, when set, runs once
+// in the parent as soon as the first children are working: the parent is idle
+// until they finish, so work it would do afterwards costs no time there. It
+// must not throw (an exception from it is dropped).
+std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std::function<std::string(size_t)>& work,
+                                         const std::function<void()>& while_waiting = {});
+
+// What the parent is told while the items run (each hook optional; none may
+// throw). `started` follows an item's fork, `finished` its result.
+struct IsolatedHooks {
+  std::function<void()> while_waiting;  // as above
+  std::function<void(size_t index)> started;
+  std::function<void(size_t index, const IsolatedResult&)> finished;
+};
+std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std::function<std::string(size_t)>& work,
+                                         const IsolatedHooks& hooks);
 
 unsigned default_jobs();
+
+// Called by run_isolated before it forks: how a thread that must not be
+// running during a fork (one inside the dynamic loader, see
+// libclang_warmup.h) is waited for, wherever the fork happens. One at a time;
+// an empty function clears it.
+void set_fork_barrier(std::function<void()> wait);
 
 }  // namespace torchabi::source

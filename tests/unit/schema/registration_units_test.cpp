@@ -9,6 +9,7 @@
 #include "analyzers/schema/parser.h"
 #include "analyzers/schema/registrations/cpp_string_literal.h"
 #include "analyzers/schema/registrations/cpp_type_name.h"
+#include "analyzers/schema/registrations/cpp_type_pattern.h"
 #include "analyzers/schema/registrations/registration_checks.h"
 #include "findings/rule_registry.h"
 #include "inputs/rules_source.h"
@@ -41,6 +42,25 @@ TEST(CppTypeName, CanonicalSpellingsBecomeOne) {
   EXPECT_EQ(normalize_cpp_type("class torch::stable::Tensor"), "torch::stable::Tensor");
   EXPECT_EQ(normalize_cpp_type("std::array<bool, 3>"), "std::array<bool, 3>");
   EXPECT_EQ(normalize_cpp_type("c10::List<c10::optional<at::Tensor> >"), "c10::List<c10::optional<at::Tensor>>");
+}
+
+// One tree for normalizing and for the schema patterns: a pattern's hole binds
+// to a whole normalized subtree, and substituting it prints the same spelling.
+TEST(CppTypeName, PatternsMatchTheNormalizedTree) {
+  const CppTypeTree n = parse_node(normalize_cpp_type("std::__1::optional<std::__1::vector<long>>"));
+  ASSERT_EQ(n.name, "std::optional");
+  ASSERT_EQ(n.args.size(), 1u);
+  std::optional<CppTypeTree> bound;
+  ASSERT_TRUE(unify(parse_node("std::optional<$T>"), n, bound));
+  EXPECT_EQ(print(*bound), "std::vector<int64_t>");
+  EXPECT_EQ(print(substitute(parse_node("c10::HeaderOnlyArrayRef<$T>"), *bound)),
+            "c10::HeaderOnlyArrayRef<std::vector<int64_t>>");
+  std::optional<CppTypeTree> none;
+  EXPECT_FALSE(unify(parse_node("std::vector<$T>"), n, none)) << "another template";
+  std::optional<CppTypeTree> twice;
+  EXPECT_FALSE(unify(parse_node("std::pair<$T, $T>"), parse_node("std::pair<int64_t, double>"), twice))
+      << "one hole binds one type";
+  EXPECT_EQ(print(parse_node("uint64_t*")), "uint64_t*");
 }
 
 TEST(CppStringLiteral, DecodesAndMapsEveryByte) {
@@ -202,6 +222,37 @@ def other_cpu(x):
   EXPECT_TRUE(PythonRegistrations::names(py.fake_ops, "ns::bag_size"));
   EXPECT_TRUE(py.defined_ops.count("ns::other"));
   EXPECT_TRUE(py.implemented_ops.count("ns::other"));
+}
+
+TEST(PythonScanner, CallShapesThatRegisterAndThatDoNot) {
+  PythonRegistrations py;
+  scan_python_text(R"py(import torch
+lib = torch.library.Library("ns", "DEF")
+torch.library.define( 'ns::spaced.overload(Tensor x) -> Tensor')
+torch.library.impl('ns::single.out', "cpu")(fn)
+torch.library.register_kernel("ns::kern", "cuda")
+torch.library.custom_op("ns::made", mutates_args=())
+torch.library.impl_abstract("ns::old_fake")(fn)
+register_fake(name)                      # a variable: not a registration
+torch.library.register_fake("no_namespace")
+torch.library.define("ns::unterminated
+my.register_fake_class_helper("ns::Nope")
+x = "torch.library.impl" + "(ns::not_a_call)"
+torch.library.impl(name, "cpu"); torch.library.impl("ns::second", "cpu")
+)py",
+                   "/p/shapes.py", py);
+  EXPECT_TRUE(py.defined_ops.count("ns::spaced.overload")) << "space after '(' and single quotes";
+  EXPECT_TRUE(py.defined_ops.count("ns::unterminated")) << "a schema string's head needs no closing quote";
+  EXPECT_TRUE(py.implemented_ops.count("ns::single.out"));
+  EXPECT_TRUE(py.implemented_ops.count("ns::kern"));
+  EXPECT_TRUE(py.defined_ops.count("ns::made"));
+  EXPECT_TRUE(py.implemented_ops.count("ns::made"));
+  EXPECT_TRUE(py.fake_ops.count("ns::old_fake"));
+  EXPECT_TRUE(py.implemented_ops.count("ns::second")) << "a later call on the line when the first has no name";
+  EXPECT_EQ(py.fake_ops.size(), 1u) << "register_fake(name) and a name without a namespace register nothing";
+  EXPECT_TRUE(py.fake_classes.empty()) << "register_fake_class_helper is another function";
+  EXPECT_FALSE(py.implemented_ops.count("ns::not_a_call"));
+  EXPECT_EQ(py.implemented_ops.size(), 4u);
 }
 
 // ---- the cross-TU checks on hand-built registrations -------------------------

@@ -29,7 +29,7 @@ struct Targets : ::testing::Test {
 };
 
 TEST_F(Targets, WholeDatabaseWithMissingFilesListedNotFatal) {
-  LintRequest req{(dir / "build").string(), {}, std::nullopt, dir.string()};
+  LintRequest req{(dir / "build").string(), {}, std::nullopt, dir.string(), std::nullopt};
   LintTargets t = collect_lint_targets(req);
   ASSERT_EQ(t.tus.size(), 2u);
   EXPECT_EQ(t.tus[0].file, (dir / "src/a.cpp").string());
@@ -41,7 +41,7 @@ TEST_F(Targets, WholeDatabaseWithMissingFilesListedNotFatal) {
 }
 
 TEST_F(Targets, NamedFilesHeadersBorrowFlagsAndUnknownSourcesAreSkipped) {
-  LintRequest req{(dir / "build").string(), {"src/util.h", "src/orphan.cpp"}, std::nullopt, dir.string()};
+  LintRequest req{(dir / "build").string(), {"src/util.h", "src/orphan.cpp"}, std::nullopt, dir.string(), std::nullopt};
   LintTargets t = collect_lint_targets(req);
   ASSERT_EQ(t.tus.size(), 1u);
   EXPECT_EQ(t.tus[0].file, (dir / "src/util.h").string());
@@ -53,15 +53,15 @@ TEST_F(Targets, NamedFilesHeadersBorrowFlagsAndUnknownSourcesAreSkipped) {
 }
 
 TEST_F(Targets, ExplicitFlagsWithoutDatabase) {
-  LintRequest req{"", {"src/a.cpp"}, std::vector<std::string>{"-DFROM_CLI"}, dir.string()};
+  LintRequest req{"", {"src/a.cpp"}, std::vector<std::string>{"-DFROM_CLI"}, dir.string(), std::nullopt};
   LintTargets t = collect_lint_targets(req);
   ASSERT_EQ(t.tus.size(), 1u);
   EXPECT_NE(std::find(t.tus[0].args.begin(), t.tus[0].args.end(), "-DFROM_CLI"), t.tus[0].args.end());
 }
 
 TEST_F(Targets, NothingToAnalyseIsAnInputError) {
-  EXPECT_THROW(collect_lint_targets(LintRequest{"", {}, std::nullopt, (dir / "src").string()}), InputError);
-  EXPECT_THROW(collect_lint_targets(LintRequest{(dir / "src").string(), {}, std::nullopt, dir.string()}), InputError);
+  EXPECT_THROW(collect_lint_targets(LintRequest{"", {}, std::nullopt, (dir / "src").string(), std::nullopt}), InputError);
+  EXPECT_THROW(collect_lint_targets(LintRequest{(dir / "src").string(), {}, std::nullopt, dir.string(), std::nullopt}), InputError);
 }
 
 }  // namespace

@@ -73,12 +73,31 @@ void register_registration_extraction() {
   source::register_tu_check("schema-registrations-v4", [] { return std::make_unique<RegistrationExtraction>(); });
 }
 
+void RegistrationInputs::prepare(const std::vector<std::string>& project_roots) noexcept {
+  try {
+    RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::current());
+    env.python = scan_python_sources(project_roots);
+    env_ = std::move(env);
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+}
+
+RegistrationEnv RegistrationInputs::take() {
+  if (error_) std::rethrow_exception(error_);
+  return std::move(*env_);
+}
+
 void add_registration_checks(findings::Report& report, const std::vector<std::string>& project_roots,
-                             bool whole_project) {
+                             bool whole_project, RegistrationInputs* inputs) {
   std::vector<TuRegistrations> all = take_registrations(report);
   if (all.empty()) return;
-  RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::current());
-  env.python = scan_python_sources(project_roots);
+  RegistrationInputs own;
+  if (!inputs || !inputs->prepared()) {
+    own.prepare(project_roots);
+    inputs = &own;
+  }
+  RegistrationEnv env = inputs->take();
   RegistrationOutcome outcome = check_registrations(all, env, whole_project);
 
   std::map<std::string, std::vector<source::InlineSuppression>> by_file;

@@ -1,9 +1,12 @@
 #include "analyzers/source/libclang_loader/libclang_library.h"
 
+#include <atomic>
+
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
 
+#include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "common/input_error.h"
 
 namespace torchabi::source::libclang {
@@ -18,6 +21,7 @@ constexpr const char* kWhoNeedsIt = "lint, migrate and the registration checks n
 // Set by open_library() for resolve()'s messages; both run inside the one
 // thread-safe initialisation of the generated forwarders' table.
 std::string loaded_from;
+std::atomic<bool> opened{false};
 
 // dlerror() repeats the file name first; the InputError names it already.
 std::string reason(const std::string& file) {
@@ -32,6 +36,7 @@ void* try_open(const std::string& file, std::string* why) {
   // the relocations libclang and libLLVM cannot defer.
   void* h = dlopen(file.c_str(), RTLD_LAZY | RTLD_LOCAL);
   if (!h) *why = reason(file);
+  else opened = true;
   return h;
 }
 
@@ -49,6 +54,10 @@ void* open_library() {
   throw InputError(kConfiguredPath, "cannot load libclang: " + why + " (nor " + kSoname + " on the library path: " +
                                         why_soname + "); " + kWhoNeedsIt + " (set TORCHABI_LIBCLANG to its path)");
 }
+
+bool was_loaded() { return opened; }
+
+std::string loaded_path() { return opened ? loaded_from : std::string(); }
 
 void* resolve(void* handle, const char* name) {
   dlerror();

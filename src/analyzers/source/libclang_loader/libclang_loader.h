@@ -5,6 +5,8 @@
 // time any of them is called. Callers keep using <clang-c/Index.h> as usual.
 #pragma once
 
+#include <string>
+
 namespace torchabi::source::libclang {
 
 // Loads libclang and resolves every function torchabi calls, once per
@@ -13,5 +15,11 @@ namespace torchabi::source::libclang {
 // Work that forks per translation unit calls it first, so that the children
 // inherit the loaded library and a missing libclang fails the command once.
 void load();
+
+// Whether this process has loaded libclang (and with it libLLVM).
+bool was_loaded();
+
+// The file libclang was loaded from (empty before it is loaded).
+std::string loaded_path();
 
 }  // namespace torchabi::source::libclang

@@ -1,0 +1,37 @@
+# `cmake --install` and `cpack -G DEB`: the torchabi binary in bin/ and the
+# reference runtime next to it in lib/torchabi-runtime/, where `torchabi run`
+# looks first (driver/supervisor.cpp). Rules are compiled into the binary.
+# Included before src/ so that its folders see GNUInstallDirs.
+include(GNUInstallDirs)
+# The binary and the runtime libraries are installed by their own folders
+# (src/cli, src/analyzers/runtime). `cmake --install` and cpack install what
+# was built; they do not build it again (CI runs them after the build, and a
+# rebuild during the test suite would replace the binary under running tests).
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT torchabi)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT torchabi)
+
+set(CPACK_PACKAGE_NAME torchabi)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Checks PyTorch C++/CUDA extensions against the LibTorch stable ABI")
+set(CPACK_PACKAGE_CONTACT "torchabi maintainers <torchabi@invalid>")
+set(CPACK_COMPONENTS_ALL torchabi)
+set(CPACK_GENERATOR DEB)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# Debug information stays in the build tree (the binary is 10x larger with it).
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# Shared libraries the binary links come from dpkg-shlibdeps; libclang is
+# loaded at run time (libclang_loader.h), so its package is named here.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+get_filename_component(_libclang_real "${LIBCLANG_LIBRARY}" REALPATH)
+execute_process(COMMAND dpkg-query -S "${_libclang_real}" OUTPUT_VARIABLE _libclang_owner ERROR_QUIET
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+string(REGEX MATCH "^[^:]+" _libclang_pkg "${_libclang_owner}")
+if(_libclang_pkg)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_libclang_pkg}")
+endif()
+# The runtime libraries' own directory is not a system library directory:
+# dpkg-shlibdeps must not look for them in shlibs files.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
+include(CPack)

@@ -1,0 +1,39 @@
+// The extensions a setup.py declares with torch.utils.cpp_extension
+// (CppExtension / CUDAExtension), read without running it: what a setuptools
+// build would compile, with which include directories, macros and flags.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torchabi::inputs {
+
+// Something the reader could not resolve statically, and where.
+struct ProjectNote {
+  std::string file;
+  int line = 0;
+  std::string message;
+};
+
+struct ExtensionSpec {
+  std::string name;                  // "pkg._C"
+  bool cuda = false;                 // CUDAExtension
+  int line = 0;                      // of the call
+  std::vector<std::string> sources;  // absolute
+  std::vector<std::string> include_dirs;
+  std::vector<std::pair<std::string, std::optional<std::string>>> define_macros;
+  std::vector<std::string> cxx_args;   // extra_compile_args (a list, or its "cxx" entry)
+  std::vector<std::string> nvcc_args;  // extra_compile_args["nvcc"]
+  bool py_limited_api = false;
+};
+
+struct SetupPy {
+  std::vector<ExtensionSpec> extensions;
+  std::vector<ProjectNote> notes;
+};
+
+// Throws InputError naming the file when it cannot be read or tokenized.
+SetupPy read_setup_py(const std::string& path);
+
+}  // namespace torchabi::inputs

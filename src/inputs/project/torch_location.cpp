@@ -1,0 +1,93 @@
+#include "inputs/project/torch_location.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace torchabi::inputs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Prints, one per line: torch's version, its cpp_extension.py, Python's
+// include directory, then torch's include paths.
+constexpr const char* kQuery =
+    "import sysconfig, torch, torch.utils.cpp_extension as c; "
+    "print(torch.__version__); print(c.__file__); print(sysconfig.get_paths()['include']); "
+    "print('\\n'.join(c.include_paths()))";
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+void read_cpp_extension_defaults(const std::string& path, TorchLocation& into) {
+  std::ifstream in(path);
+  if (!in) return;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  // The standard the build functions pass most often (docstrings mention others).
+  std::map<std::string, int> stds;
+  static const std::regex kStd("-std=c\\+\\+\\d+");
+  for (std::sregex_iterator it(text.begin(), text.end(), kStd), end; it != end; ++it) ++stds[it->str()];
+  int best = 0;
+  for (const auto& [flag, n] : stds)
+    if (n > best) best = n, into.std_flag = flag;
+  static const std::regex kLimited("min_supported_cpython\\s*=\\s*[\"'](0x[0-9A-Fa-f]+)[\"']");
+  std::smatch m;
+  if (std::regex_search(text, m, kLimited)) into.limited_api = m[1].str();
+}
+
+TorchLocation locate_torch(const std::string& torch_include, const std::string& python) {
+  TorchLocation loc;
+  if (!torch_include.empty()) {
+    const fs::path dir = fs::absolute(torch_include).lexically_normal();
+    loc.include_dirs.push_back(dir.string());
+    if (fs::is_directory(dir / "torch/csrc/api/include")) loc.include_dirs.push_back((dir / "torch/csrc/api/include").string());
+    loc.how = "torch headers from --torch-include " + dir.string();
+    // pip's layout (torch/include next to torch/utils) and Debian's (/usr/include
+    // with the Python package under /usr/lib/python3/dist-packages).
+    for (const fs::path& p : {dir.parent_path() / "utils/cpp_extension.py",
+                              dir.parent_path() / "lib/python3/dist-packages/torch/utils/cpp_extension.py"})
+      if (fs::is_regular_file(p)) {
+        read_cpp_extension_defaults(p.string(), loc);
+        loc.how += " (defaults of " + p.string() + ")";
+        break;
+      }
+    return loc;
+  }
+  const std::string cmd = quote(python) + " -c " + quote(kQuery) + " 2>/dev/null";
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (!pipe) {
+    loc.how = "torch headers not found: cannot run " + python;
+    return loc;
+  }
+  std::string out;
+  char buf[4096];
+  while (size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = ::pclose(pipe);
+  std::vector<std::string> lines;
+  std::istringstream ls(out);
+  for (std::string l; std::getline(ls, l);)
+    if (!l.empty()) lines.push_back(l);
+  if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || lines.size() < 4) {
+    loc.how = "torch headers not found: " + python + " cannot import torch (give them with --torch-include DIR)";
+    return loc;
+  }
+  for (size_t i = 3; i < lines.size(); ++i) loc.include_dirs.push_back(lines[i]);
+  loc.include_dirs.push_back(lines[2]);  // Python.h, as setuptools adds it
+  read_cpp_extension_defaults(lines[1], loc);
+  loc.how = "torch " + lines[0] + " of " + python + " (" + fs::path(lines[1]).parent_path().parent_path().string() + ")";
+  return loc;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,223 @@
+// `torchabi check DIR` on an extension repository without a compile
+// database: its setup.py is read (never run), the commands setuptools would
+// run are linted, and the report says what was used; a database, when
+// present, always wins.
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "lint_fixtures.h"
+#include "real_torch.h"
+
+namespace torchabi::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using lint::read_all;
+using lint::write_file;
+
+const std::string kSample = "fixtures/projects/setuptools_cuda";
+
+std::string sample() { return source_dir() + "/" + kSample; }
+
+// A copy of the sample, so that a build directory can be added to it.
+std::string sample_copy() {
+  const std::string dir = make_temp_dir() + "/sample";
+  fs::copy(sample(), dir, fs::copy_options::recursive);
+  return dir;
+}
+
+using Found = std::tuple<std::string, std::string, int>;  // rule, file name, line
+
+std::set<Found> findings(const nlohmann::json& j) {
+  std::set<Found> out;
+  for (const auto& f : j["findings"])
+    out.emplace(f["rule"].get<std::string>(), fs::path(f["location"].value("file", "")).filename().string(),
+                f["location"].value("line", 0));
+  return out;
+}
+
+const nlohmann::json* project_subject(const nlohmann::json& j) {
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "project") return &s;
+  return nullptr;
+}
+
+TEST(ProjectMode, SetuptoolsSampleIsReadAndLintedWithItsComputedTarget) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), sample()});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  // setup.py targets 2.9, computed from two integers; reshape needs 2.10.
+  EXPECT_EQ(findings(j), (std::set<Found>{{"version-api-after-target", "ops.cpp", 13}})) << j.dump(1);
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  EXPECT_NE(project->at("facts").at("torch headers").get<std::string>().find(test::real_torch_include()), std::string::npos);
+  EXPECT_NE(project->at("facts").at("extension sample_cuda._C c++ flags").get<std::string>().find(
+                "-DTORCH_TARGET_VERSION=0x0209000000000000"),
+            std::string::npos);
+  // Both sources, the CUDA one included, were analysed.
+  std::set<std::string> units;
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit") units.insert(fs::path(s["path"].get<std::string>()).filename().string());
+  EXPECT_EQ(units, (std::set<std::string>{"ops.cpp", "scale.cu"}));
+}
+
+// The same findings as with a compile database of the commands
+// BuildExtension runs for the sample; and the database wins when present.
+TEST(ProjectMode, SameFindingsAsTheEquivalentCompileDatabaseWhichWins) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  const std::string dir = sample_copy();
+  auto read = run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), dir});
+  ASSERT_EQ(read.exit_code, 1) << read.err;
+  const std::string inc = test::real_torch_include();
+  const std::string flags = "-I" + dir + "/include -I" + inc + " -DSAMPLE_WITH_CUDA -DSAMPLE_ABI_LEVEL=3 -O3 "
+                            "-DTORCH_TARGET_VERSION=0x0209000000000000 -DSAMPLE_FAST_PATH=1 "
+                            "-DTORCH_API_INCLUDE_EXTENSION_H -DTORCH_EXTENSION_NAME=_C -std=c++20";
+  fs::create_directories(dir + "/build");
+  std::ofstream(dir + "/build/compile_commands.json")
+      << "[{\"directory\": \"" << dir << "\", \"command\": \"c++ " << flags << " -fPIC -c csrc/ops.cpp\", \"file\": "
+      << "\"csrc/ops.cpp\"}, {\"directory\": \"" << dir << "\", \"command\": \"nvcc " << flags
+      << " -c csrc/kernels/scale.cu\", \"file\": \"csrc/kernels/scale.cu\"}]";
+  auto db = run_torchabi({"check", "--format", "json", dir});
+  ASSERT_EQ(db.exit_code, 1) << db.err;
+  EXPECT_EQ(findings(db.json()), findings(read.json()));
+  EXPECT_EQ(project_subject(db.json()), nullptr) << "the database must win over setup.py";
+}
+
+TEST(ProjectMode, ComputedValuesAreNotesWithFileLineAndTheWayToPassThem) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "setup.py",
+             "from torch.utils.cpp_extension import CppExtension\n"
+             "def flags():\n"
+             "    return ['-DNEEDED=1']\n"
+             "ext = CppExtension('x._C', ['a.cpp'],\n"
+             "                   extra_compile_args=flags())\n");
+  write_file(dir, "a.cpp", "#ifndef NEEDED\n#error NEEDED is set by setup.py\n#endif\nint f() { return 1; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;  // notes do not fail the run
+  auto j = r.json();
+  const auto all = findings(j);
+  EXPECT_TRUE(all.count({"project-flag-unresolved", "setup.py", 5})) << j.dump(1);
+  EXPECT_TRUE(all.count({"source-parse-incomplete", "a.cpp", 2})) << j.dump(1);  // without -DNEEDED
+  bool how = false;
+  for (const auto& f : j["findings"])
+    if (f["rule"] == "project-flag-unresolved") how = f["message"].get<std::string>().find("-D NAME=VALUE") != std::string::npos;
+  EXPECT_TRUE(how);
+  // Given with -D, the macro reaches the compile and the parse is complete.
+  auto with = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), "-D", "NEEDED=1", dir});
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  const auto fixed = findings(with.json());
+  EXPECT_FALSE(fixed.count({"source-parse-incomplete", "a.cpp", 2})) << with.out;
+  EXPECT_NE(project_subject(with.json())->at("facts").at("added with -D").get<std::string>(), "");
+}
+
+TEST(ProjectMode, ExplainsTheRule) {
+  auto r = run_torchabi({"explain", "project-flag-unresolved"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("-D NAME=VALUE"), std::string::npos) << r.out;
+}
+
+TEST(ProjectMode, BrokenSetupPyIsOneLineExitTwo) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "setup.py", "from torch.utils.cpp_extension import CppExtension\nCppExtension('x', ['a.cpp'\n");
+  write_file(dir, "a.cpp", "int f();\n");
+  auto r = run_torchabi({"check", "--torch-include", lint::stand_ins(), dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(dir + "/setup.py"), std::string::npos) << r.err;
+}
+
+TEST(ProjectMode, UnreadableSetupPyIsOneLineExitTwo) {
+  const std::string dir = make_temp_dir();
+  fs::create_symlink(dir + "/nowhere.py", dir + "/setup.py");  // readable by no one, root included
+  auto r = run_torchabi({"check", "--torch-include", lint::stand_ins(), dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("setup.py"), std::string::npos) << r.err;
+}
+
+TEST(ProjectMode, NothingToAnalyseIsExitTwoButOtherInputsStillCount) {
+  const std::string empty = make_temp_dir();
+  auto none = run_torchabi({"check", empty});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("nothing to check"), std::string::npos) << none.err;
+  // A broken project next to a library that can be audited: a note, not exit 2.
+  const std::string broken = make_temp_dir();
+  write_file(broken, "setup.py", "CppExtension('x', [\n");
+  auto partial = run_torchabi({"check", "--torch-include", lint::stand_ins(), broken,
+                               build_dir() + "/fixtures/stable_ext/libstable_ext.so"});
+  EXPECT_NE(partial.exit_code, 2) << partial.err;
+  EXPECT_NE(partial.err.find("not analysed"), std::string::npos) << partial.err;
+}
+
+}  // namespace
+}  // namespace torchabi::e2e
+
+namespace torchabi::e2e {
+namespace {
+
+// -D, -I, -isystem and -std of a command: what decides how a file parses.
+std::set<std::string> parse_flags(const std::vector<std::string>& argv) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a == "-isystem" && i + 1 < argv.size()) out.insert("-isystem" + argv[++i]);
+    else if (a.starts_with("-D") || a.starts_with("-I") || a.starts_with("-std=")) out.insert(a);
+  }
+  return out;
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// The CMake sample read without CMake gives the flags a real configure
+// writes into its compile database, and the same findings as that database.
+TEST(ProjectMode, CMakeSampleMatchesARealConfigure) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  if (std::system("cmake --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "cmake is not installed";
+  const std::string inc = test::real_torch_include();
+  const std::string configured = make_temp_dir() + "/cmake_ext";
+  fs::copy(source_dir() + "/fixtures/projects/cmake_ext", configured, fs::copy_options::recursive);
+  const std::string cmd = "cmake -S '" + configured + "' -B '" + configured + "/build' -DCMAKE_CXX_COMPILER=g++ " +
+                          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON '-DTORCH_STABLE_INCLUDE=" + inc + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const auto db = nlohmann::json::parse(read_all(configured + "/build/compile_commands.json"));
+  ASSERT_EQ(db.size(), 2u);
+  const std::set<std::string> real = parse_flags(words(db[0]["command"].get<std::string>()));
+
+  const std::string read = make_temp_dir() + "/cmake_ext";
+  fs::copy(source_dir() + "/fixtures/projects/cmake_ext", read, fs::copy_options::recursive);
+  auto r = run_torchabi({"check", "--format", "json", "-D", "TORCH_STABLE_INCLUDE=" + inc, read});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  std::set<std::string> ours = parse_flags(words(project->at("facts").at("target cmake_ext c++ flags").get<std::string>()));
+  // Same flags, modulo where the copy lives.
+  std::set<std::string> real_here;
+  for (std::string f : real) {
+    for (size_t p = f.find(configured); p != std::string::npos; p = f.find(configured)) f.replace(p, configured.size(), read);
+    real_here.insert(f);
+  }
+  EXPECT_EQ(ours, real_here);
+  // contiguous needs 2.10; the option's default targets 2.9.
+  EXPECT_EQ(findings(j), (std::set<Found>{{"version-api-after-target", "ops.cpp", 12}})) << j.dump(1);
+  auto with_db = run_torchabi({"check", "--format", "json", configured});
+  ASSERT_EQ(with_db.exit_code, 1) << with_db.err;
+  EXPECT_EQ(findings(with_db.json()), findings(j));
+  EXPECT_EQ(project_subject(with_db.json()), nullptr);
+  // A cache value given with -D changes the configuration as `cmake -D` would.
+  auto at_2_10 = run_torchabi({"check", "--format", "json", "-D", "TORCH_STABLE_INCLUDE=" + inc, "-D",
+                               "CMAKE_EXT_FOR_2_9=OFF", read});
+  EXPECT_EQ(at_2_10.exit_code, 0) << at_2_10.out;
+}
+
+}  // namespace
+}  // namespace torchabi::e2e

@@ -1,0 +1,147 @@
+// CMakeLists.txt read without running CMake: targets, sources, usage
+// requirements, options and control flow, with notes for what only a
+// configure knows.
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "common/input_error.h"
+#include "inputs/project/cmake_lists.h"
+
+namespace torchabi::inputs {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSample = std::string(TORCHABI_SOURCE_DIR) + "/fixtures/projects/cmake_ext";
+
+struct TempTree {
+  static inline int count = 0;
+  fs::path dir = fs::temp_directory_path() / ("torchabi-cmake-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
+  TempTree() { fs::create_directories(dir); }
+  ~TempTree() { fs::remove_all(dir); }
+  TempTree& write(const std::string& rel, const std::string& text) {
+    fs::create_directories((dir / rel).parent_path());
+    std::ofstream(dir / rel) << text;
+    return *this;
+  }
+  std::string p(const std::string& rel) const { return (dir / rel).string(); }
+  CMakeProject read(const std::map<std::string, std::string>& cache = {}) const {
+    return read_cmake_lists(p("CMakeLists.txt"), cache);
+  }
+};
+
+TEST(CMakeLists, TheSampleAsAConfigureWouldSeeIt) {
+  CMakeProject p = read_cmake_lists(kSample + "/CMakeLists.txt");
+  EXPECT_TRUE(p.notes.empty()) << p.notes[0].message;
+  ASSERT_EQ(p.targets.size(), 1u);  // the INTERFACE library has no sources of its own
+  const CMakeTarget& t = p.targets[0];
+  EXPECT_EQ(t.name, "cmake_ext");
+  EXPECT_EQ(t.sources, (std::vector<std::string>{kSample + "/csrc/ops.cpp", kSample + "/csrc/shapes.cpp"}));
+  EXPECT_EQ(t.definitions, (std::vector<std::string>{"TORCH_TARGET_VERSION=0x0209000000000000", "CMAKE_EXT_NAME=cmake_ext",
+                                                     "CMAKE_EXT_HEADERS=1"}));
+  EXPECT_EQ(t.include_dirs, (std::vector<std::string>{kSample + "/include"}));
+  EXPECT_EQ(t.system_include_dirs, (std::vector<std::string>{"/usr/include"}));
+  EXPECT_EQ(t.cxx_standard, "17");
+  EXPECT_TRUE(t.cxx_extensions);
+}
+
+TEST(CMakeLists, CacheValuesWinOverOptionsAndCacheDefaults) {
+  CMakeProject p = read_cmake_lists(kSample + "/CMakeLists.txt",
+                                    {{"CMAKE_EXT_FOR_2_9", "OFF"}, {"TORCH_STABLE_INCLUDE", "/opt/torch/include"}});
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].definitions.at(0), "TORCH_TARGET_VERSION=0x020a000000000000");
+  EXPECT_EQ(p.targets[0].system_include_dirs, (std::vector<std::string>{"/opt/torch/include"}));
+}
+
+TEST(CMakeLists, ControlFlowFunctionsAndSubdirectories) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "project(p)\n"
+          "set(MODE fast)\n"
+          "include_directories(inc)\n"
+          "function(make_ext name)\n"
+          "  add_library(${name} MODULE ${ARGN})\n"
+          "  target_compile_definitions(${name} PRIVATE EXT_${name})\n"
+          "endfunction()\n"
+          "if(MODE STREQUAL \"slow\")\n"
+          "  make_ext(slow a.cpp)\n"
+          "elseif(NOT DEFINED NOPE AND MODE MATCHES \"^fa\")\n"
+          "  make_ext(fast a.cpp b.cu notes.md)\n"
+          "else()\n"
+          "  make_ext(other a.cpp)\n"
+          "endif()\n"
+          "foreach(v IN ITEMS 1 2)\n"
+          "  list(APPEND FLAGS -DV${v})\n"
+          "endforeach()\n"
+          "target_compile_options(fast PRIVATE ${FLAGS})\n"
+          "add_compile_options(-Wlate)  # after the target: not its option\n"
+          "add_subdirectory(sub)\n")
+      .write("sub/CMakeLists.txt", "add_executable(tool main.cc)\nset_target_properties(tool PROPERTIES CXX_STANDARD 20 CXX_EXTENSIONS OFF)\n");
+  CMakeProject p = t.read();
+  EXPECT_TRUE(p.notes.empty()) << p.notes[0].message;
+  ASSERT_EQ(p.targets.size(), 2u);
+  const CMakeTarget& fast = p.targets[0];
+  EXPECT_EQ(fast.name, "fast");
+  EXPECT_EQ(fast.sources, (std::vector<std::string>{t.p("a.cpp"), t.p("b.cu")}));
+  EXPECT_EQ(fast.include_dirs, (std::vector<std::string>{t.p("inc")}));
+  EXPECT_EQ(fast.definitions, (std::vector<std::string>{"EXT_fast"}));
+  EXPECT_EQ(fast.options, (std::vector<std::string>{"-DV1", "-DV2"}));
+  const CMakeTarget& tool = p.targets[1];
+  EXPECT_EQ(tool.sources, (std::vector<std::string>{t.p("sub/main.cc")}));
+  EXPECT_EQ(tool.options, (std::vector<std::string>{"-Wlate"}));  // created after add_compile_options
+  EXPECT_EQ(tool.cxx_standard, "20");
+  EXPECT_FALSE(tool.cxx_extensions);
+}
+
+TEST(CMakeLists, WhatOnlyAConfigureKnowsIsANoteWithItsLine) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "add_library(x SHARED x.cpp $<$<CONFIG:Debug>:debug.cpp>)\n"
+          "target_compile_definitions(x PRIVATE HOME=$ENV{HOME})\n"
+          "execute_process(COMMAND python3 -c \"print(1)\" OUTPUT_VARIABLE V)\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.notes.size(), 3u);
+  EXPECT_EQ(p.notes[0].line, 1);
+  EXPECT_NE(p.notes[0].message.find("generator expression"), std::string::npos);
+  EXPECT_EQ(p.notes[1].line, 2);
+  EXPECT_NE(p.notes[1].message.find("$ENV{HOME}"), std::string::npos);
+  EXPECT_EQ(p.notes[2].line, 3);
+  EXPECT_EQ(p.notes[2].file, t.p("CMakeLists.txt"));
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("x.cpp")}));
+}
+
+TEST(CMakeLists, TorchFromFindPackageIsMarked) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "find_package(Torch REQUIRED)\n"
+          "add_library(e SHARED e.cpp)\n"
+          "target_link_libraries(e PRIVATE \"${TORCH_LIBRARIES}\")\n"
+          "add_library(f SHARED f.cpp)\n"
+          "target_include_directories(f PRIVATE ${TORCH_INCLUDE_DIRS})\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 2u);
+  EXPECT_TRUE(p.targets[0].links_torch);
+  EXPECT_EQ(p.targets[1].include_dirs, (std::vector<std::string>{kTorchIncludes}));
+}
+
+TEST(CMakeLists, SyntaxErrorsNameTheFileAndLine) {
+  TempTree t;
+  t.write("CMakeLists.txt", "project(p)\nadd_library(x SHARED\n  x.cpp\n");
+  try {
+    t.read();
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), t.p("CMakeLists.txt"));
+    EXPECT_NE(std::string(e.what()).find("add_library"), std::string::npos) << e.what();
+  }
+  TempTree u;
+  u.write("CMakeLists.txt", "if(A)\nadd_library(x SHARED x.cpp)\n");
+  EXPECT_THROW(u.read(), InputError);
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
