@@ -4,6 +4,7 @@
 # --quiet: the compiler's output goes to build.log next to the build tree and
 # is shown only if the build fails; a progress line shows where it is.
 # --target: build only T (repeatable); default: everything.
+# BUILD_TYPE=RelWithDebInfo for debug information (default Release: -O2, none).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -20,7 +21,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 mkdir -p "$(dirname "$build")"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_args[@]}" >"$build.configure.log" 2>&1 ||
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "${cmake_args[@]}" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 1; }
 if [ "$quiet" = 0 ]; then
   exec cmake --build "$build" -j "$jobs" "${targets[@]}"

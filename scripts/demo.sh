@@ -19,8 +19,8 @@ rel=${build#"$root"/}
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
 set +e
 step "check: lint a stable extension's source and audit its library, for PyTorch 2.10 and later" \
-  "torchabi check --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
-torchabi check --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
+  "torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
+torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
 echo "(exit $?: the library calls a function PyTorch 2.10 and 2.11 do not have, so it would not load there)"
 
 step "run: load the extension into torchabi's reference runtime (no PyTorch needed) and call its ops" \
