@@ -216,6 +216,10 @@ public:
   Interpreter(const std::map<std::string, std::string>& cache, CMakeProject& out) : cache_(cache), out_(out) {}
 
   void run_file(const std::string& path, Scope& scope) {
+    if (std::find(files_.begin(), files_.end(), path) != files_.end()) {
+      note(0, "add_subdirectory() reaches " + path + " again: it was read once");
+      return;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(path, "cannot read it");
     std::stringstream ss;
@@ -452,9 +456,25 @@ private:
   Scope& interface_of(const std::string& name) { return interface_[name]; }
 
   void run(const std::vector<Command>& cmds, size_t begin, size_t end, Scope& scope) {
+    // Blocks nested deeper than any real CMakeLists.txt: stop before the stack does.
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(++x) {}
+      ~Depth() { --d; }
+    } depth(run_depth_);
+    if (run_depth_ > 300) {
+      if (begin < end) note(cmds[begin].line, "blocks nested too deeply to follow: the rest of this block was not read");
+      return;
+    }
     for (size_t i = begin; i < end; ++i) {
       const Command& c = cmds[i];
       const std::string& n = c.name;
+      // Loops and calls can multiply: a bound on the work, far above any real project's.
+      if (++steps_ > kMaxSteps) {
+        if (!out_of_steps_) note(c.line, "the loops and calls here run too long to follow: the rest was not read");
+        out_of_steps_ = true;
+        return;
+      }
       if (n == "if") {
         // Branches: if, elseif..., else; the first true one runs.
         const size_t close = block_end(cmds, i, end, "if", "endif");
@@ -689,6 +709,12 @@ private:
         continue;
       }
       const fs::path pattern(absolute(v[k], scope));
+      // Globs are followed inside the source tree only: a pattern rooted
+      // elsewhere names files no checkout shares (and could walk the disk).
+      if (pattern.lexically_relative(scope.vars.at("CMAKE_SOURCE_DIR")).generic_string().starts_with("..")) {
+        note(line, "file(" + v[0] + " " + v[k] + ") looks outside the source tree: it was taken as empty");
+        continue;
+      }
       std::string re;
       for (char ch : pattern.filename().string()) {
         if (ch == '*') re += "[^/]*";
@@ -818,6 +844,10 @@ private:
   std::map<std::string, std::vector<std::string>> links_;
   std::set<std::string> linked_torch_;
   int call_depth_ = 0;
+  int run_depth_ = 0;
+  static constexpr size_t kMaxSteps = 200000;
+  size_t steps_ = 0;
+  bool out_of_steps_ = false;
 };
 
 }  // namespace

@@ -234,6 +234,17 @@ public:
       : toks_(toks), at_(begin), end_(end), env_(env), path_(path), dir_(dir) {}
 
   Value expression() {
+    // Nesting deeper than any real setup.py: stop before the stack does.
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(++x) {}
+      ~Depth() { --d; }
+    } depth(depth_);
+    if (depth_ > kMaxDepth) {
+      const int l = line();
+      skip_to_delimiter();
+      return Value::unresolved("an expression nested too deeply", l);
+    }
     Value v = or_expr();
     if (is_name("if")) {  // a conditional expression depends on run-time state
       skip_to_delimiter();
@@ -597,6 +608,10 @@ private:
     const size_t wild = pattern.find_first_of("*?[");
     const size_t slash = pattern.rfind('/', wild);
     fs::path start = slash == std::string::npos ? base : fs::path(resolve_path(pattern.substr(0, slash)));
+    // Globs are followed inside the project only: a pattern rooted elsewhere
+    // ("/usr/**") names files no checkout shares.
+    const std::string rel_start = fs::path(start).lexically_normal().lexically_relative(base).generic_string();
+    if (rel_start.starts_with("..")) return Value::unresolved("a glob outside the project directory", l);
     if (!fs::is_directory(start, ec)) return make_list({}, l);
     for (auto it = fs::recursive_directory_iterator(start, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -748,6 +763,8 @@ private:
   const std::string& path_;
   const std::string& dir_;
   std::string pending_method_;
+  static constexpr int kMaxDepth = 200;
+  int depth_ = 0;
 };
 
 // The last component of a dotted name.

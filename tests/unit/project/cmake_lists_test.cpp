@@ -145,3 +145,49 @@ TEST(CMakeLists, SyntaxErrorsNameTheFileAndLine) {
 
 }  // namespace
 }  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+TEST(CMakeLists, CyclesAndDeepNestingEndWithANote) {
+  TempTree t;
+  std::string deep;
+  for (int i = 0; i < 2000; ++i) deep += "if(TRUE)\n";
+  deep += "add_library(x SHARED x.cpp)\n";
+  for (int i = 0; i < 2000; ++i) deep += "endif()\n";
+  t.write("CMakeLists.txt", "add_subdirectory(sub)\n" + deep).write("sub/CMakeLists.txt", "add_subdirectory(..)\n");
+  CMakeProject p = t.read();
+  EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(),
+                          [](const ProjectNote& n) { return n.message.find("again") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(),
+                          [](const ProjectNote& n) { return n.message.find("nested too deeply") != std::string::npos; }));
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+TEST(CMakeLists, RunawayLoopsStopWithANote) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "foreach(a RANGE 9999)\n  foreach(b RANGE 9999)\n    set(X ${a}${b})\n  endforeach()\nendforeach()\n"
+          "file(GLOB_RECURSE ALL /*)\n");
+  CMakeProject p = t.read();
+  EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(),
+                          [](const ProjectNote& n) { return n.message.find("too long") != std::string::npos; }));
+}
+
+TEST(CMakeLists, GlobsOutsideTheSourceTreeAreNotWalked) {
+  TempTree t;
+  t.write("CMakeLists.txt", "file(GLOB_RECURSE ALL /usr/*.h)\nadd_library(x SHARED ${ALL} x.cpp)\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("x.cpp")}));
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].message.find("outside the source tree"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace torchabi::inputs

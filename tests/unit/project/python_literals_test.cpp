@@ -139,3 +139,20 @@ TEST(PythonLiterals, TextItCannotTokenizeIsAnErrorWithTheLine) {
 
 }  // namespace
 }  // namespace torchabi::inputs::py
+
+namespace torchabi::inputs::py {
+namespace {
+
+TEST(PythonLiterals, DeepNestingAndForeignGlobsStayUnresolved) {
+  const std::string deep = "f(" + std::string(5000, '[') + std::string(5000, ']') + ")\n";
+  Module m = read_module(deep, "/p/setup.py", "/p", {"f"});
+  ASSERT_EQ(m.calls.size(), 1u);
+  EXPECT_FALSE(m.calls[0].args.at(0).resolved());
+  Module g = read_module("import glob\nf(glob.glob('/usr/**/*.h', recursive=True))\n", "/p/setup.py", "/p", {"f"});
+  ASSERT_EQ(g.calls.size(), 1u);
+  ASSERT_FALSE(g.calls[0].args.at(0).resolved());
+  EXPECT_EQ(g.calls[0].args[0].first_unresolved()->why, "a glob outside the project directory");
+}
+
+}  // namespace
+}  // namespace torchabi::inputs::py
