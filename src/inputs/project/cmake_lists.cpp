@@ -59,7 +59,7 @@ std::vector<Command> parse(const std::string& t, const std::string& path) {
         if (!newlines) return;
         ++line;
         ++at;
-      } else if (c == ' ' || c == '\t' || c == '\r') {
+      } else if (std::isspace(static_cast<unsigned char>(c))) {  // \v and \f too, as the argument loop stops there
         ++at;
       } else if (c == '#') {
         size_t p = at + 1;
@@ -142,6 +142,7 @@ std::vector<Command> parse(const std::string& t, const std::string& path) {
         }
         s += t[at++];
       }
+      if (s.empty()) fail("unexpected character in the arguments of " + cmd.name);  // never loop in place
       cmd.args.push_back({s, false});
     }
     out.push_back(std::move(cmd));
@@ -280,6 +281,10 @@ private:
         value = c->second;
       }
       out = out.substr(0, open) + value + out.substr(close + 1);
+      if (out.size() > kMaxValue) {  // set(X ${X}${X}) in a loop doubles without end
+        note(line, "a value grows past 1 MB: it was taken as empty");
+        return "";
+      }
     }
     return out;
   }
@@ -846,6 +851,7 @@ private:
   int call_depth_ = 0;
   int run_depth_ = 0;
   static constexpr size_t kMaxSteps = 200000;
+  static constexpr size_t kMaxValue = size_t(1) << 20;
   size_t steps_ = 0;
   bool out_of_steps_ = false;
 };

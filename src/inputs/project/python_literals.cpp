@@ -517,7 +517,7 @@ private:
           advance();
           Value spread = finish_name(expression());
           if (spread.kind == Value::Kind::Dict) d.entries.insert(d.entries.end(), spread.entries.begin(), spread.entries.end());
-          else d.entries.emplace_back(Value::unresolved("dict unpacking", l), spread);
+          else d.entries.push_back({Value::unresolved("dict unpacking", l), spread});
         } else {
           Value k = finish_name(expression());
           if (is_name("for")) {
@@ -527,10 +527,10 @@ private:
           }
           if (!is_op(":")) {  // a set
             skip_to_delimiter();
-            d.entries.emplace_back(Value::unresolved("a set", l), Value::unresolved("a set", l));
+            d.entries.push_back({Value::unresolved("a set", l), Value::unresolved("a set", l)});
           } else {
             advance();
-            d.entries.emplace_back(k, finish_name(expression()));
+            d.entries.push_back({k, finish_name(expression())});
           }
         }
         if (is_op(",")) advance();

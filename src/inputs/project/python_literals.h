@@ -15,6 +15,8 @@
 
 namespace torchabi::inputs::py {
 
+struct DictEntry;
+
 struct Value {
   enum class Kind { None, Bool, Int, Str, List, Dict, Unresolved };
   Kind kind = Kind::Unresolved;
@@ -22,7 +24,7 @@ struct Value {
   long long i = 0;
   std::string s;                                 // Str
   std::vector<Value> items;                      // List (and tuple)
-  std::vector<std::pair<Value, Value>> entries;  // Dict
+  std::vector<DictEntry> entries;                // Dict
   std::string why;                               // Unresolved: what could not be read
   int line = 0;                                  // where the value (or the unresolved part) is written
 
@@ -30,6 +32,12 @@ struct Value {
   bool resolved() const;  // false when it or anything inside it is Unresolved
   // The first unresolved part (itself or inside), or null.
   const Value* first_unresolved() const;
+};
+
+// A pair would need Value complete where Value declares its entries.
+struct DictEntry {
+  Value key;
+  Value value;
 };
 
 struct Call {

@@ -191,3 +191,43 @@ TEST(CMakeLists, GlobsOutsideTheSourceTreeAreNotWalked) {
 
 }  // namespace
 }  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+// Found by tests/fuzz/cmake_lists_fuzzer: a vertical tab between arguments
+// once made the parser loop in place, and a doubling value ran out of memory.
+TEST(CMakeLists, OddWhitespaceAndDoublingValuesEnd) {
+  TempTree t;
+  t.write("CMakeLists.txt", "add_library(x\vSHARED\fx.cpp)\nset(X a)\nforeach(i RANGE 40)\n  set(X ${X}${X})\nendforeach()\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("x.cpp")}));
+  EXPECT_TRUE(std::any_of(p.notes.begin(), p.notes.end(),
+                          [](const ProjectNote& n) { return n.message.find("1 MB") != std::string::npos; }));
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+// Every seed of the fuzzer, the inputs it found included, is read to the end.
+TEST(CMakeLists, FuzzCorpusIsReadWithoutCrashing) {
+  const fs::path corpus = std::string(TORCHABI_SOURCE_DIR) + "/tests/fuzz/corpus/cmake_lists_fuzzer";
+  size_t seeds = 0;
+  for (const auto& e : fs::directory_iterator(corpus)) {
+    TempTree t;
+    fs::copy_file(e.path(), t.dir / "CMakeLists.txt", fs::copy_options::overwrite_existing);
+    try {
+      (void)t.read();
+    } catch (const InputError&) {
+    }
+    ++seeds;
+  }
+  EXPECT_GE(seeds, 2u);
+}
+
+}  // namespace
+}  // namespace torchabi::inputs

@@ -40,7 +40,7 @@ TEST(PythonLiterals, LiteralsOfEveryKind) {
   const Value& d = c.args.at(1);
   ASSERT_EQ(d.kind, Value::Kind::Dict);
   ASSERT_EQ(d.entries.size(), 1u);
-  const Value& t = d.entries[0].second;
+  const Value& t = d.entries[0].value;
   ASSERT_EQ(t.items.size(), 4u);
   EXPECT_EQ(t.items[0].i, 1);
   EXPECT_EQ(t.items[1].i, 16);
