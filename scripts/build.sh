@@ -15,7 +15,9 @@ cmake_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quiet) quiet=1 ;;
-    --target) targets+=(--target "$2"); shift ;;
+    --target)
+      [ $# -ge 2 ] || { echo "build.sh: --target needs a target name" >&2; exit 2; }
+      targets+=(--target "$2"); shift ;;
     *) cmake_args+=("$1") ;;
   esac
   shift

@@ -3,7 +3,8 @@
 # into its own build directory, then runs each for a bounded time.
 #   scripts/fuzz.sh                 # every target, FUZZ_SECONDS (60) each
 #   scripts/fuzz.sh schema_parser   # only targets whose name contains this
-# Seeds come from tests/fuzz/corpus/<target>/ and tokens from
+# Seeds come from tests/fuzz/corpus/<target>/ (and the files tests/fuzz/<target>.seeds
+# names) and tokens from
 # tests/fuzz/<target>.dict when present. New corpus entries and crash inputs
 # stay in the build directory. Exit status 1 when any target found a crash.
 # Fixtures are not built: no fuzzer needs them, and sanitizers would slow them.
@@ -36,6 +37,10 @@ for bin in "$build"/tests/fuzz/*_fuzzer; do
   [ -f "$root/tests/fuzz/$name.dict" ] && args+=(-dict="$root/tests/fuzz/$name.dict")
   seeds=()
   [ -d "$root/tests/fuzz/corpus/$name" ] && seeds+=("$root/tests/fuzz/corpus/$name")
+  # tests/fuzz/<target>.seeds: files of the repository (fixtures) that seed it too.
+  if [ -f "$root/tests/fuzz/$name.seeds" ]; then
+    while IFS= read -r f; do [ -n "$f" ] && cp "$root/$f" "$corpus/seed-$(basename "$f")"; done <"$root/tests/fuzz/$name.seeds"
+  fi
   echo "== $name for ${seconds}s"
   if ! "$bin" "${args[@]}" "$corpus" "${seeds[@]}" 2>"$build/$name.log"; then
     status=1

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/input_error.h"
+#include "inputs/project/glob_files.h"
 
 namespace torchabi::inputs {
 
@@ -713,36 +714,16 @@ private:
         ++k;
         continue;
       }
+      // GLOB_RECURSE matches the file name in every directory below: '**' before it.
       const fs::path pattern(absolute(v[k], scope));
-      // Globs are followed inside the source tree only: a pattern rooted
-      // elsewhere names files no checkout shares (and could walk the disk).
-      if (pattern.lexically_relative(scope.vars.at("CMAKE_SOURCE_DIR")).generic_string().starts_with("..")) {
+      const std::string spelled = recurse ? (pattern.parent_path() / "**" / pattern.filename()).string() : pattern.string();
+      auto found = glob_files(scope.vars.at("CMAKE_SOURCE_DIR"), spelled);
+      // A pattern rooted elsewhere names files no checkout shares (and could walk the disk).
+      if (!found) {
         note(line, "file(" + v[0] + " " + v[k] + ") looks outside the source tree: it was taken as empty");
         continue;
       }
-      std::string re;
-      for (char ch : pattern.filename().string()) {
-        if (ch == '*') re += "[^/]*";
-        else if (ch == '?') re += "[^/]";
-        else if (std::string(".+()^$|{}[]\\").find(ch) != std::string::npos) re += std::string("\\") + ch;
-        else re += ch;
-      }
-      const std::regex name_re(re);
-      std::error_code ec;
-      const fs::path dir = pattern.parent_path();
-      if (!fs::is_directory(dir, ec)) continue;
-      auto consider = [&](const fs::directory_entry& e) {
-        if (e.is_regular_file(ec) && std::regex_match(e.path().filename().string(), name_re))
-          out.push_back(e.path().lexically_normal().string());
-      };
-      if (recurse) {
-        for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-          consider(*it);
-      } else {
-        for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-          consider(*it);
-      }
+      out.insert(out.end(), found->begin(), found->end());
     }
     std::sort(out.begin(), out.end());
     return out;

@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "common/input_error.h"
+#include "inputs/project/glob_files.h"
 
 namespace torchabi::inputs::py {
 
@@ -576,58 +577,17 @@ private:
     return fs::path(p).is_absolute() ? p : (fs::path(dir_) / p).lexically_normal().string();
   }
 
-  Value glob(const std::string& pattern, bool recursive, int l) {
-    // Glob semantics over the project directory: '*' and '?' within a path
-    // component, '**' across components when recursive.
-    std::string re;
-    for (size_t i = 0; i < pattern.size(); ++i) {
-      const char c = pattern[i];
-      if (c == '*' && i + 1 < pattern.size() && pattern[i + 1] == '*' && recursive) {
-        re += ".*";
-        ++i;
-        if (i + 1 < pattern.size() && pattern[i + 1] == '/') {
-          re = re.substr(0, re.size() - 2) + "(.*/)?";
-          ++i;
-        }
-      } else if (c == '*') {
-        re += "[^/]*";
-      } else if (c == '?') {
-        re += "[^/]";
-      } else if (std::string(".+()^$|{}[]\\").find(c) != std::string::npos) {
-        re += '\\';
-        re += c;
-      } else {
-        re += c;
-      }
-    }
-    std::regex matcher(re);
-    std::vector<std::string> found;
-    std::error_code ec;
-    const fs::path base(dir_);
-    // Walk only below the pattern's literal leading directories.
-    const size_t wild = pattern.find_first_of("*?[");
-    const size_t slash = pattern.rfind('/', wild);
-    fs::path start = slash == std::string::npos ? base : fs::path(resolve_path(pattern.substr(0, slash)));
-    // Globs are followed inside the project only: a pattern rooted elsewhere
-    // ("/usr/**") names files no checkout shares.
-    const std::string rel_start = fs::path(start).lexically_normal().lexically_relative(base).generic_string();
-    if (rel_start.starts_with("..")) return Value::unresolved("a glob outside the project directory", l);
-    if (!fs::is_directory(start, ec)) return make_list({}, l);
-    for (auto it = fs::recursive_directory_iterator(start, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name.starts_with(".")) {  // as Python's glob: '*' does not match hidden names
-        if (it->is_directory(ec)) it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(ec)) continue;
-      const std::string rel = fs::relative(it->path(), base, ec).generic_string();
-      const bool absolute = fs::path(pattern).is_absolute();
-      if (std::regex_match(absolute ? it->path().string() : rel, matcher)) found.push_back(absolute ? it->path().string() : rel);
-    }
-    std::sort(found.begin(), found.end());
+  Value glob(std::string pattern, bool recursive, int l) {
+    // Without recursive=True, Python's '**' is a plain '*'.
+    if (!recursive)
+      for (size_t p = pattern.find("**"); p != std::string::npos; p = pattern.find("**", p)) pattern.erase(p, 1);
+    auto found = glob_files(dir_, pattern);
+    if (!found) return Value::unresolved("a glob outside the project directory", l);
+    // glob.glob answers in the pattern's own terms: relative stays relative.
+    const bool absolute = fs::path(pattern).is_absolute();
     std::vector<Value> items;
-    for (auto& f : found) items.push_back(make_str(f, l));
+    for (const auto& f : *found)
+      items.push_back(make_str(absolute ? f : fs::path(f).lexically_relative(dir_).generic_string(), l));
     return make_list(std::move(items), l);
   }
 

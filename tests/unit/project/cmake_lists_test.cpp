@@ -226,7 +226,7 @@ TEST(CMakeLists, FuzzCorpusIsReadWithoutCrashing) {
     }
     ++seeds;
   }
-  EXPECT_GE(seeds, 2u);
+  EXPECT_GE(seeds, 1u);
 }
 
 }  // namespace
