@@ -105,7 +105,7 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
     f.location.file = n.file;
     f.location.line = static_cast<uint32_t>(n.line);
     f.message = n.message;
-    f.help = "torchabi reads setup.py without running it; give the value with -D NAME=VALUE or --torch-include, "
+    f.help = "torchabi reads build files without running them; give the value with -D NAME=VALUE or --torch-include, "
              "or lint with a compile database, which always wins";
     report.findings.push_back(std::move(f));
   }
@@ -132,7 +132,7 @@ int run(CheckArgs a) {
       std::optional<std::string> described = build.empty() ? inputs::find_build_description(path.string()) : std::nullopt;
       if (build.empty() && found.empty() && !described) {
         report.failures.push_back({p, "nothing to check: no compile_commands.json (in it or a build directory below "
-                                      "it), no setup.py or CMakeLists.txt, and no built .so or .whl"});
+                                      "it), no build.toml, setup.py, pyproject.toml or CMakeLists.txt, and no built .so or .whl"});
         continue;
       }
       if (!build.empty()) build_dirs.push_back(build);
@@ -219,15 +219,15 @@ void add_check_command(CLI::App& app, Dispatch& d) {
       "check", "Lint and audit together: source trees with a build directory, .so files, wheels, source files");
   auto args = std::make_shared<CheckArgs>();
   cmd->add_option("PATH", args->paths,
-                  "Source trees (with compile_commands.json in a build directory, or a setup.py/CMakeLists.txt "
-                  "that is read), "
+                  "Source trees (with compile_commands.json in a build directory, or a build.toml, setup.py, "
+                  "pyproject.toml or CMakeLists.txt that is read), "
                   ".so, .whl, sources (default: .)");
   cmd->add_option("-D,--define", args->defines,
                   "NAME[=VALUE] for a project read from its build files: a macro setup.py sets in a way "
                   "torchabi cannot read, or a CMake cache variable (as cmake -D)")
       ->allow_extra_args(false);  // one value per -D: what follows is a PATH
   cmd->add_option("--python", args->python,
-                  "Interpreter whose torch provides the headers when a setup.py is read (default: python3)");
+                  "Interpreter whose torch provides the headers when build files are read (default: python3)");
   cmd->add_option("--target-version", args->target_version,
                   "Oldest PyTorch release built libraries must load on: 2.10, 2.10.0 or 0x020a000000000000");
   add_lint_options(*cmd, args->lint);

@@ -219,5 +219,56 @@ TEST(ProjectMode, CMakeSampleMatchesARealConfigure) {
   EXPECT_EQ(at_2_10.exit_code, 0) << at_2_10.out;
 }
 
+// scikit-build-core passes its cmake.define values to the configure: with
+// the include directory there, no -D is needed and the verdict is the same.
+TEST(ProjectMode, ScikitBuildDefinesReachTheCMakeProject) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  const std::string inc = test::real_torch_include();
+  const std::string dir = make_temp_dir() + "/cmake_ext";
+  fs::copy(source_dir() + "/fixtures/projects/cmake_ext", dir, fs::copy_options::recursive);
+  write_file(dir, "pyproject.toml",
+             "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = \"scikit_build_core.build\"\n"
+             "[tool.scikit-build.cmake.define]\nTORCH_STABLE_INCLUDE = \"" + inc + "\"\n");
+  auto r = run_torchabi({"check", "--format", "json", dir});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"version-api-after-target", "ops.cpp", 12}})) << j.dump(1);
+  EXPECT_NE(project_subject(j)->at("facts").at("pyproject.toml").get<std::string>().find("TORCH_STABLE_INCLUDE="),
+            std::string::npos);
+  // The user's -D wins over pyproject.toml, as on the command line of cmake.
+  auto at_2_10 = run_torchabi({"check", "--format", "json", "-D", "CMAKE_EXT_FOR_2_9=OFF", dir});
+  EXPECT_EQ(at_2_10.exit_code, 0) << at_2_10.out;
+}
+
+// kernel-builder's build.toml: the binding and the CPU and CUDA kernels are
+// linted at the stable-abi release; the Metal kernel is listed, not linted.
+TEST(ProjectMode, KernelBuilderSampleIsLintedAtItsStableAbiRelease) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  const std::string dir = source_dir() + "/fixtures/projects/kernel_builder";
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), dir});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"version-api-after-target", "scale.cpp", 13}})) << j.dump(1);
+  std::set<std::string> units;
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit") units.insert(fs::path(s["path"].get<std::string>()).filename().string());
+  EXPECT_EQ(units, (std::set<std::string>{"torch_binding.cpp", "scale.cpp", "scale.cu"}));
+  const auto& facts = project_subject(j)->at("facts");
+  EXPECT_EQ(facts.at("stable ABI").get<std::string>(), "2.9 -> TORCH_TARGET_VERSION=0x0209000000000000");
+  EXPECT_NE(facts.at("kernel scale_metal").get<std::string>().find("not linted"), std::string::npos);
+  EXPECT_NE(facts.at("kernel scale_cpu c++ flags").get<std::string>().find("-DKB_SAMPLE_VECTOR_WIDTH=8"),
+            std::string::npos);
+}
+
+TEST(ProjectMode, BrokenBuildTomlIsOneLineExitTwo) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "build.toml", "[general]\nname = \"k\"\n[torch\n");
+  auto r = run_torchabi({"check", "--torch-include", lint::stand_ins(), dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(dir + "/build.toml"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace torchabi::e2e

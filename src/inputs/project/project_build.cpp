@@ -1,5 +1,8 @@
 #include "inputs/project/project_build.h"
 
+#include "common/input_error.h"
+#include "inputs/project/pyproject_toml.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -51,13 +54,49 @@ CompileCommand setuptools_command(const ExtensionSpec& ext, const std::string& s
 }
 
 std::optional<std::string> find_build_description(const std::string& dir) {
-  for (const char* name : {"setup.py", "CMakeLists.txt"}) {
+  for (const char* name : {"build.toml", "setup.py", "pyproject.toml", "CMakeLists.txt"}) {
     const fs::path file = fs::path(dir) / name;
     std::error_code ec;
     // A dangling link is still the project's file: reading it fails with its name.
-    if (fs::exists(file, ec) || fs::is_symlink(file, ec)) return file.string();
+    if (!fs::exists(file, ec) && !fs::is_symlink(file, ec)) continue;
+    // Most pyproject.toml files only name a backend: they count when they
+    // describe the compilation (or when nothing else does, to say so).
+    if (std::string(name) == "pyproject.toml" && fs::exists(fs::path(dir) / "CMakeLists.txt", ec)) {
+      try {
+        if (!read_pyproject(file.string()).scikit_build) continue;
+      } catch (const std::exception&) {
+        // Unreadable: reading it again later reports it with its name.
+      }
+    }
+    return file.string();
   }
   return std::nullopt;
+}
+
+CompileCommand kernel_builder_command(const BuildToml& b, const KernelComponent& comp, const std::string& source,
+                                      const std::string& dir, const std::string& stable_abi,
+                                      const TorchLocation& torch) {
+  const bool cu = source.ends_with(".cu");
+  CompileCommand c;
+  c.file = source;
+  c.directory = dir;
+  c.arguments.push_back(cu ? "nvcc" : "c++");
+  // The generated project names the op namespace after the kernel (plus a
+  // build hash torchabi cannot know) and links every component to torch.
+  std::string python_name = b.name;
+  std::replace(python_name.begin(), python_name.end(), '-', '_');
+  if (!python_name.empty()) c.arguments.push_back("-DTORCH_EXTENSION_NAME=_" + python_name);
+  if (const std::string v = target_version_macro(stable_abi); !v.empty())
+    c.arguments.push_back("-DTORCH_TARGET_VERSION=" + v);
+  for (const auto& i : comp.include_dirs) c.arguments.push_back("-I" + i);
+  for (const auto& i : torch.include_dirs) c.arguments.insert(c.arguments.end(), {"-isystem", i});
+  if (!torch.std_flag.empty()) c.arguments.push_back(torch.std_flag);
+  const auto& extra = cu ? comp.cuda_flags : comp.cxx_flags;
+  c.arguments.insert(c.arguments.end(), extra.begin(), extra.end());
+  if (!cu) c.arguments.push_back("-fPIC");
+  c.arguments.push_back("-c");
+  c.arguments.push_back(source);
+  return c;
 }
 
 CompileCommand cmake_command(const CMakeTarget& t, const std::string& source, const TorchLocation& torch) {
@@ -123,34 +162,50 @@ ProjectBuild read_cmake_build(const std::string& file, const TorchLocation& torc
   return b;
 }
 
-}  // namespace
 
-ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
-                                const std::vector<std::string>& defines) {
-  const fs::path setup(build_file);
-  const std::string dir = setup.parent_path().string();
-  if (setup.filename() == "CMakeLists.txt") return read_cmake_build(build_file, torch, defines);
-  SetupPy spec = read_setup_py(setup.string());
-  std::error_code ec;
-  if (spec.extensions.empty() && fs::is_regular_file(setup.parent_path() / "CMakeLists.txt", ec)) {
-    ProjectBuild b = read_cmake_build((setup.parent_path() / "CMakeLists.txt").string(), torch, defines);
-    b.facts.insert(b.facts.begin(), {"setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was read"});
-    return b;
+// The release TORCH_TARGET_VERSION names for a component: its backend's, else
+// the one for every backend; the binding, built for every backend, gets the
+// oldest of them (what the sources must compile at).
+std::string stable_abi_for(const BuildToml& b, const KernelComponent& c) {
+  if (auto it = b.stable_abi.find(c.backend); !c.backend.empty() && it != b.stable_abi.end()) return it->second;
+  if (auto it = b.stable_abi.find("*"); it != b.stable_abi.end()) return it->second;
+  if (!c.backend.empty()) return "";
+  std::string oldest;
+  for (const auto& [backend, release] : b.stable_abi) {
+    const std::string v = target_version_macro(release);
+    if (!v.empty() && (oldest.empty() || v < target_version_macro(oldest))) oldest = release;
   }
+  return oldest;
+}
+
+ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocation& torch,
+                                       const std::vector<std::string>& defines) {
+  BuildToml spec = read_build_toml(file);
+  const std::string dir = fs::path(file).parent_path().string();
   ProjectBuild b;
-  b.build_file = setup.string();
-  b.db.path = setup.string();
+  b.build_file = file;
+  b.db.path = file;
   b.notes = spec.notes;
-  b.facts.emplace_back("build description", setup.string() + " (read, not run)");
+  b.facts.emplace_back("build description", file + " (kernel-builder, read)");
   b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
-  for (const auto& ext : spec.extensions) {
-    const std::string label = "extension " + (ext.name.empty() ? std::string("(unnamed)") : ext.name);
-    b.facts.emplace_back(label, std::string(ext.cuda ? "CUDAExtension" : "CppExtension") + " at line " +
-                                    std::to_string(ext.line) + ", " + std::to_string(ext.sources.size()) + " sources");
-    // Each compiler's flags once, in full: what every source it compiles gets.
+  if (spec.stable_abi.empty()) b.facts.emplace_back("stable ABI", "[torch] stable-abi not set: no TORCH_TARGET_VERSION");
+  for (const auto& [backend, release] : spec.stable_abi)
+    b.facts.emplace_back("stable ABI" + (backend == "*" ? std::string() : " (" + backend + ")"),
+                         release + " -> TORCH_TARGET_VERSION=" + target_version_macro(release));
+  for (const auto& comp : spec.components) {
+    const std::string label = comp.name == "torch" ? std::string("torch binding") : "kernel " + comp.name;
+    // Only what gcc/clang and nvcc compile here: Metal, ROCm and XPU
+    // components need their own compilers and headers.
+    if (!comp.backend.empty() && comp.backend != "cuda" && comp.backend != "cpu") {
+      b.facts.emplace_back(label, comp.backend + " component at line " + std::to_string(comp.line) + ": not linted");
+      continue;
+    }
+    b.facts.emplace_back(label, (comp.backend.empty() ? std::string("every backend") : comp.backend) + ", line " +
+                                    std::to_string(comp.line) + ", " + std::to_string(comp.sources.size()) + " sources");
+    const std::string release = stable_abi_for(spec, comp);
     std::set<std::string> shown;
-    for (const auto& src : ext.sources) {
-      CompileCommand c = setuptools_command(ext, src, dir, torch);
+    for (const auto& src : comp.sources) {
+      CompileCommand c = kernel_builder_command(spec, comp, src, dir, release, torch);
       for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
       if (shown.insert(c.arguments[0]).second)
         b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
@@ -159,6 +214,96 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
     }
   }
   return b;
+}
+
+// A setuptools extension without torch's BuildExtension: its own flags only.
+CompileCommand plain_setuptools_command(const ExtensionSpec& ext, const std::string& source, const std::string& dir) {
+  CompileCommand c;
+  c.file = source;
+  c.directory = dir;
+  c.arguments.push_back("c++");
+  for (const auto& i : ext.include_dirs) c.arguments.push_back("-I" + i);
+  for (const auto& [name, value] : ext.define_macros) c.arguments.push_back("-D" + name + (value ? "=" + *value : ""));
+  c.arguments.insert(c.arguments.end(), ext.cxx_args.begin(), ext.cxx_args.end());
+  c.arguments.push_back("-fPIC");
+  c.arguments.push_back("-c");
+  c.arguments.push_back(source);
+  return c;
+}
+
+ProjectBuild setuptools_build(const std::string& file, const std::vector<ExtensionSpec>& extensions,
+                              std::vector<ProjectNote> notes, bool build_extension, const TorchLocation& torch,
+                              const std::vector<std::string>& defines) {
+  const std::string dir = fs::path(file).parent_path().string();
+  ProjectBuild b;
+  b.build_file = file;
+  b.db.path = file;
+  b.notes = std::move(notes);
+  b.facts.emplace_back("build description", file + (file.ends_with(".py") ? " (read, not run)" : " (read)"));
+  if (build_extension)
+    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+  else
+    b.facts.emplace_back("build_ext", "setuptools' own (not torch's BuildExtension): no torch flags are added");
+  for (const auto& ext : extensions) {
+    const std::string label = "extension " + (ext.name.empty() ? std::string("(unnamed)") : ext.name);
+    b.facts.emplace_back(label, std::string(!build_extension ? "Extension" : ext.cuda ? "CUDAExtension" : "CppExtension") +
+                                    " at line " + std::to_string(ext.line) + ", " + std::to_string(ext.sources.size()) +
+                                    " sources");
+    // Each compiler's flags once, in full: what every source it compiles gets.
+    std::set<std::string> shown;
+    for (const auto& src : ext.sources) {
+      CompileCommand c = build_extension ? setuptools_command(ext, src, dir, torch) : plain_setuptools_command(ext, src, dir);
+      for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
+      if (shown.insert(c.arguments[0]).second)
+        b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
+                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
+      b.db.commands.push_back(std::move(c));
+    }
+  }
+  return b;
+}
+
+ProjectBuild read_pyproject_build(const std::string& file, const TorchLocation& torch,
+                                  const std::vector<std::string>& defines) {
+  PyProject spec = read_pyproject(file);
+  if (spec.scikit_build) {
+    // scikit-build-core configures CMakeLists.txt with its cmake.define
+    // values; the user's -D, given later on the command line, wins.
+    std::vector<std::string> all = spec.cmake_defines;
+    all.insert(all.end(), defines.begin(), defines.end());
+    const std::string lists = (fs::path(spec.cmake_source_dir) / "CMakeLists.txt").string();
+    std::error_code ec;
+    if (!fs::exists(lists, ec)) throw InputError(file, "builds with scikit-build-core but " + lists + " does not exist");
+    ProjectBuild b = read_cmake_build(lists, torch, all);
+    b.notes.insert(b.notes.begin(), spec.notes.begin(), spec.notes.end());
+    b.facts.insert(b.facts.begin(),
+                   {"pyproject.toml", "scikit-build-core: CMakeLists.txt read" +
+                                          (spec.cmake_defines.empty() ? std::string() : " with -D " + join(spec.cmake_defines))});
+    return b;
+  }
+  if (spec.extensions.empty())
+    throw InputError(file, "declares no extension (no [[tool.setuptools.ext-modules]], no scikit-build-core), and "
+                           "there is no setup.py, build.toml or CMakeLists.txt next to it");
+  return setuptools_build(file, spec.extensions, spec.notes, spec.build_extension, torch, defines);
+}
+
+}  // namespace
+
+ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
+                                const std::vector<std::string>& defines) {
+  const fs::path setup(build_file);
+  if (setup.filename() == "CMakeLists.txt") return read_cmake_build(build_file, torch, defines);
+  if (setup.filename() == "build.toml") return read_kernel_builder_build(build_file, torch, defines);
+  if (setup.filename() == "pyproject.toml") return read_pyproject_build(build_file, torch, defines);
+  SetupPy spec = read_setup_py(setup.string());
+  std::error_code ec;
+  if (spec.extensions.empty() && fs::is_regular_file(setup.parent_path() / "CMakeLists.txt", ec)) {
+    ProjectBuild b = read_cmake_build((setup.parent_path() / "CMakeLists.txt").string(), torch, defines);
+    b.facts.insert(b.facts.begin(), {"setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was read"});
+    return b;
+  }
+  return setuptools_build(setup.string(), spec.extensions, std::move(spec.notes), /*build_extension=*/true, torch,
+                          defines);
 }
 
 }  // namespace torchabi::inputs

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "inputs/compile_db_reader.h"
+#include "inputs/project/build_toml.h"
 #include "inputs/project/cmake_lists.h"
 #include "inputs/project/setup_py.h"
 #include "inputs/project/torch_location.h"
@@ -24,8 +25,10 @@ struct ProjectBuild {
   std::vector<std::pair<std::string, std::string>> facts;  // for the report: what was used
 };
 
-// The build description of `dir` that torchabi reads: its setup.py, else its
-// CMakeLists.txt; nullopt when it has neither.
+// The build description of `dir` that torchabi reads: kernel-builder's
+// build.toml, else setup.py, else a pyproject.toml that declares extensions
+// (setuptools ext-modules) or builds with scikit-build-core, else
+// CMakeLists.txt; nullopt when it has none.
 std::optional<std::string> find_build_description(const std::string& dir);
 
 // Reads `build_file` (from find_build_description). A setup.py that declares
@@ -40,6 +43,12 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
 // (gcc): definitions, include directories, torch's as -isystem when it links
 // torch, the standard, then the target's options.
 CompileCommand cmake_command(const CMakeTarget& t, const std::string& source, const TorchLocation& torch);
+
+// The command kernel-builder's generated CMake project would run for `source`
+// of component `c` (TORCH_TARGET_VERSION from the stable-abi release that
+// applies to the component's backend, "" for none).
+CompileCommand kernel_builder_command(const BuildToml& b, const KernelComponent& c, const std::string& source,
+                                      const std::string& dir, const std::string& stable_abi, const TorchLocation& torch);
 
 // The command setuptools' BuildExtension would run for `source` of `ext`.
 CompileCommand setuptools_command(const ExtensionSpec& ext, const std::string& source, const std::string& dir,
