@@ -39,7 +39,10 @@ for bin in "$build"/tests/fuzz/*_fuzzer; do
   [ -d "$root/tests/fuzz/corpus/$name" ] && seeds+=("$root/tests/fuzz/corpus/$name")
   # tests/fuzz/<target>.seeds: files of the repository (fixtures) that seed it too.
   if [ -f "$root/tests/fuzz/$name.seeds" ]; then
-    while IFS= read -r f; do [ -n "$f" ] && cp "$root/$f" "$corpus/seed-$(basename "$f")"; done <"$root/tests/fuzz/$name.seeds"
+    # (build outputs, such as the cross-built fixtures, are used when they exist)
+    while IFS= read -r f; do
+      if [ -n "$f" ] && [ -f "$root/$f" ]; then cp "$root/$f" "$corpus/seed-$(basename "$f")"; fi
+    done <"$root/tests/fuzz/$name.seeds"
   fi
   echo "== $name for ${seconds}s"
   if ! "$bin" "${args[@]}" "$corpus" "${seeds[@]}" 2>"$build/$name.log"; then

@@ -49,7 +49,7 @@ void walk(const std::string& dir, ExpandedInputs& out, std::set<fs::path>& seen)
     found.push_back({it->path().string(), wheel ? ArtifactKind::Wheel : ArtifactKind::Library});
   }
   if (found.empty()) {
-    out.failures.push_back({dir, "no shared libraries (*.so) or wheels (*.whl) found in this directory"});
+    out.failures.push_back({dir, "no shared libraries (*.so, *.dylib, *.pyd, *.dll) or wheels (*.whl) found in this directory"});
     return;
   }
   std::sort(found.begin(), found.end(), [](const Artifact& a, const Artifact& b) { return a.path < b.path; });

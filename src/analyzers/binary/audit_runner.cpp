@@ -1,6 +1,7 @@
 #include "analyzers/binary/audit_runner.h"
 
 #include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/image_audit.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/library_scan.h"
 #include "analyzers/binary/torch_audit.h"
@@ -8,6 +9,7 @@
 #include "common/input_error.h"
 #include "common/mapped_file.h"
 #include "inputs/elf_view.h"
+#include "inputs/object_image.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::binary {
@@ -17,10 +19,16 @@ namespace {
 void audit_library_file(const std::string& path, SymbolClassifier& classifier, const AuditOptions& options,
                         findings::Report& report) {
   MappedFile file(path);
-  inputs::ElfView elf(file.bytes(), path);
-  LibraryScan scan = scan_library(elf, classifier);
   findings::Location where;
   where.file = path;
+  const inputs::BinaryFormat format = inputs::sniff_binary(file.bytes());
+  if (format != inputs::BinaryFormat::Elf && format != inputs::BinaryFormat::Unknown) {
+    // Mach-O and PE: no PyTorch install here has that format to load against.
+    audit_object_image(file.bytes(), path, where, options, classifier, report);
+    return;
+  }
+  inputs::ElfView elf(file.bytes(), path);
+  LibraryScan scan = scan_library(elf, classifier);
   const VersionFloor floor = report_library(scan, where, options, report);
   audit_on_torches(elf, scan, floor, where, options, classifier, report, report.subjects.size() - 1);
 }

@@ -4,6 +4,7 @@
 #include <elf.h>
 
 #include "inputs/elf_view.h"
+#include "inputs/object_image.h"
 
 namespace torchabi::binary {
 
@@ -14,7 +15,51 @@ bool exported_weak_definition(const inputs::DynSymbol& s) {
          (s.visibility == STV_DEFAULT || s.visibility == STV_PROTECTED) && !s.hidden_version;
 }
 
+void add_weak_export(LibraryScan& scan, std::string_view name, SymbolClassifier& classifier) {
+  SymbolClass c = classifier.classify(name, /*want_text=*/scan.leaked_count < LibraryScan::kLeakedExamples);
+  if (c.kind != SymbolKind::UnstableCxx) return;
+  if (scan.leaked_count++ < LibraryScan::kLeakedExamples)
+    scan.leaked_examples.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+}
+
+void add_import(LibraryScan& scan, std::string_view name, SymbolClassifier& classifier) {
+  SymbolClass c = classifier.classify(name, /*want_text=*/true);
+  switch (c.kind) {
+    case SymbolKind::StableShim: scan.stable_shims.push_back({std::string(name), c.function}); break;
+    case SymbolKind::UnknownShim: scan.unknown_shims.emplace_back(name); break;
+    case SymbolKind::UnstableCxx:
+      scan.unstable_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+      break;
+    case SymbolKind::StableCxx:
+      scan.stable_cxx_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+      break;
+    case SymbolKind::Other: ++scan.other_imports; break;
+  }
+}
+
+// Symbol tables are ordered by hash, not name: sort so reports are stable.
+void sort_scan(LibraryScan& scan) {
+  std::sort(scan.stable_shims.begin(), scan.stable_shims.end(),
+            [](const auto& a, const auto& b) { return a.symbol < b.symbol; });
+  std::sort(scan.unknown_shims.begin(), scan.unknown_shims.end());
+  auto by_text = [](const CxxSymbol& a, const CxxSymbol& b) { return a.demangled < b.demangled; };
+  std::sort(scan.unstable_imports.begin(), scan.unstable_imports.end(), by_text);
+  std::sort(scan.stable_cxx_imports.begin(), scan.stable_cxx_imports.end(), by_text);
+}
+
 }  // namespace
+
+LibraryScan scan_library(const inputs::ObjectImage& image, SymbolClassifier& classifier) {
+  LibraryScan scan;
+  scan.format = inputs::to_string(image.format);
+  scan.machine = image.machine;
+  scan.soname = image.install_name;
+  scan.needed = image.needed;
+  for (const auto& imp : image.imports) add_import(scan, imp.name, classifier);
+  for (const auto& w : image.weak_exports) add_weak_export(scan, w, classifier);
+  sort_scan(scan);
+  return scan;
+}
 
 LibraryScan scan_library(const inputs::ElfView& elf, SymbolClassifier& classifier) {
   LibraryScan scan;
@@ -29,34 +74,10 @@ LibraryScan scan_library(const inputs::ElfView& elf, SymbolClassifier& classifie
     const inputs::DynSymbol s = elf.symbol(i);
     if (s.name.empty()) continue;
 
-    if (!import) {
-      SymbolClass c = classifier.classify(s.name, /*want_text=*/scan.leaked_count < LibraryScan::kLeakedExamples);
-      if (c.kind != SymbolKind::UnstableCxx) continue;
-      if (scan.leaked_count++ < LibraryScan::kLeakedExamples)
-        scan.leaked_examples.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
-      continue;
-    }
-
-    SymbolClass c = classifier.classify(s.name, /*want_text=*/true);
-    switch (c.kind) {
-      case SymbolKind::StableShim: scan.stable_shims.push_back({std::string(s.name), c.function}); break;
-      case SymbolKind::UnknownShim: scan.unknown_shims.emplace_back(s.name); break;
-      case SymbolKind::UnstableCxx:
-        scan.unstable_imports.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
-        break;
-      case SymbolKind::StableCxx:
-        scan.stable_cxx_imports.push_back({std::string(s.name), std::move(c.demangled), std::move(c.ns)});
-        break;
-      case SymbolKind::Other: ++scan.other_imports; break;
-    }
+    if (import) add_import(scan, s.name, classifier);
+    else add_weak_export(scan, s.name, classifier);
   }
-  // Symbol tables are ordered by hash, not name: sort so reports are stable.
-  std::sort(scan.stable_shims.begin(), scan.stable_shims.end(),
-            [](const auto& a, const auto& b) { return a.symbol < b.symbol; });
-  std::sort(scan.unknown_shims.begin(), scan.unknown_shims.end());
-  auto by_text = [](const CxxSymbol& a, const CxxSymbol& b) { return a.demangled < b.demangled; };
-  std::sort(scan.unstable_imports.begin(), scan.unstable_imports.end(), by_text);
-  std::sort(scan.stable_cxx_imports.begin(), scan.stable_cxx_imports.end(), by_text);
+  sort_scan(scan);
   return scan;
 }
 

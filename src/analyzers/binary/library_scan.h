@@ -10,6 +10,7 @@
 namespace torchabi::inputs {
 class ElfView;
 struct CFunction;
+struct ObjectImage;
 }  // namespace torchabi::inputs
 
 namespace torchabi::binary {
@@ -26,8 +27,9 @@ struct CxxSymbol {
 };
 
 struct LibraryScan {
+  std::string format = "ELF";        // "ELF", "Mach-O", "PE/COFF"
   std::string machine;               // "x86-64"
-  std::string soname;
+  std::string soname;                // DT_SONAME, LC_ID_DYLIB, the PE export table's DLL name
   std::vector<std::string> needed;   // DT_NEEDED, in order
   std::vector<ShimImport> stable_shims;
   std::vector<std::string> unknown_shims;
@@ -46,5 +48,10 @@ struct LibraryScan {
 // Strong definitions (the bulk of a big library) are skipped by their binding
 // without reading their names. Throws InputError on corrupt tables.
 LibraryScan scan_library(const inputs::ElfView& elf, SymbolClassifier& classifier);
+
+// The same for one architecture of a Mach-O or PE library: its imports and
+// (Mach-O) the weak definitions it exports, which dyld coalesces across
+// images as the ELF dynamic linker interposes weak symbols.
+LibraryScan scan_library(const inputs::ObjectImage& image, SymbolClassifier& classifier);
 
 }  // namespace torchabi::binary

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <yaml-cpp/yaml.h>
 
+#include "analyzers/binary/msvc_scope.h"
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
 
@@ -127,7 +128,34 @@ bool SymbolClassifier::may_be_in_known_namespace(std::string_view m) const {
   return false;
 }
 
+SymbolClass SymbolClassifier::classify_msvc(std::string_view symbol, bool want_text) {
+  SymbolClass c;
+  // MSVC spells each scope as "name@": a symbol naming no known root is other.
+  bool maybe = false;
+  for (const auto& r : roots_) maybe |= symbol.find(r + "@") != std::string_view::npos;
+  if (!maybe) return c;
+  SymbolScope scope = analyse_msvc(symbol, want_text);
+  if (!scope.demangled || scope.context.empty()) return c;
+  inputs::NamespaceMatch m = catalog_.classify(scope.context);
+  if (m.kind == inputs::NamespaceKind::Other) return c;
+  c.kind = m.kind == inputs::NamespaceKind::Stable ? SymbolKind::StableCxx : SymbolKind::UnstableCxx;
+  // Header-only C++ by name: a class torch/headeronly defines (its members,
+  // vftable, RTTI) or a function it declares. The mangled-name index is
+  // Itanium's, so it cannot help here.
+  if (c.kind == SymbolKind::UnstableCxx &&
+      (any_prefix(scope.qualified, [&](std::string_view p) { return headeronly_.has_type(p); }) ||
+       headeronly_.has_name(scope.qualified))) {
+    c.kind = SymbolKind::StableCxx;
+    c.header_only = true;
+  }
+  c.ns = std::move(m.ns);
+  c.context = std::move(scope.context);
+  c.demangled = std::move(scope.text);
+  return c;
+}
+
 SymbolClass SymbolClassifier::classify(std::string_view symbol, bool want_text) {
+  if (is_msvc_mangled(symbol)) return classify_msvc(symbol, want_text);
   SymbolClass c;
   if (!symbol.starts_with("_Z")) {
     if (const auto* fn = catalog_.find_c(symbol); fn && !fn->is_type) {

@@ -50,6 +50,8 @@ public:
   // rules/api/headeronly_cxx.tsv. Throws InputError when malformed.
   static SymbolClassifier from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules);
 
+  // Itanium-mangled C++ (ELF, Mach-O without its leading '_'), MSVC-mangled
+  // C++ (PE imports) and C names.
   SymbolClass classify(std::string_view symbol, bool want_text = false);
   std::string demangle(std::string_view symbol) { return demangler_.demangle(symbol); }
 
@@ -57,6 +59,7 @@ public:
 
 private:
   bool may_be_in_known_namespace(std::string_view mangled) const;
+  SymbolClass classify_msvc(std::string_view symbol, bool want_text);
   // Whether a symbol the namespace calls unstable is header-only C++: a
   // function or variable torch/headeronly defines (by mangled name), a
   // member, typeinfo or vtable of a class it defines, an instance of a

@@ -18,7 +18,8 @@ void VersionFloor::raise_to(const VersionFloor& o) {
   if (newer) {
     *this = o;
   } else if (*o.version == *version && baseline == o.baseline) {
-    set_by.insert(set_by.end(), o.set_by.begin(), o.set_by.end());
+    for (const auto& by : o.set_by)  // the slices of a universal binary name the same imports
+      if (std::find(set_by.begin(), set_by.end(), by) == set_by.end()) set_by.push_back(by);
   }
 }
 

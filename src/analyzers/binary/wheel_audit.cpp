@@ -1,11 +1,13 @@
 #include "analyzers/binary/wheel_audit.h"
 
+#include "analyzers/binary/image_audit.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/library_scan.h"
 #include "analyzers/binary/torch_audit.h"
 #include "analyzers/binary/torch_requirement.h"
 #include "common/input_error.h"
 #include "inputs/elf_view.h"
+#include "inputs/object_image.h"
 #include "inputs/wheel_archive.h"
 #include "inputs/wheel_metadata.h"
 
@@ -14,6 +16,9 @@ namespace torchabi::binary {
 bool is_library_member(std::string_view m) {
   const size_t slash = m.rfind('/');
   std::string_view base = slash == std::string_view::npos ? m : m.substr(slash + 1);
+  // macOS and Windows libraries and extension modules (macOS modules are .so too).
+  for (std::string_view ext : {".dylib", ".pyd", ".dll"})
+    if (base.size() > ext.size() && base.ends_with(ext)) return true;
   const size_t so = base.rfind(".so");
   if (so == std::string_view::npos || so == 0) return false;
   std::string_view rest = base.substr(so + 3);
@@ -49,11 +54,19 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
     ++libraries;
     try {
       const std::vector<std::byte> lib = wheel.read(m);
-      inputs::ElfView elf(lib, path + "!" + m.name);
-      LibraryScan scan = scan_library(elf, classifier);
       findings::Location where;
       where.file = path;
       where.member = m.name;
+      const inputs::BinaryFormat format = inputs::sniff_binary(lib);
+      if (format != inputs::BinaryFormat::Elf && format != inputs::BinaryFormat::Unknown) {
+        ImageAudit image = audit_object_image(lib, path + "!" + m.name, where, options, classifier, report);
+        for (auto& s : image.floor.set_by) s = m.name + ": " + s;
+        floor.raise_to(image.floor);
+        if (verdict_rank(image.verdict) > verdict_rank(verdict)) verdict = image.verdict;
+        continue;
+      }
+      inputs::ElfView elf(lib, path + "!" + m.name);
+      LibraryScan scan = scan_library(elf, classifier);
       VersionFloor lib_floor = report_library(scan, where, options, report);
       audit_on_torches(elf, scan, lib_floor, where, options, classifier, report, report.subjects.size() - 1);
       for (auto& s : lib_floor.set_by) s = m.name + ": " + s;
