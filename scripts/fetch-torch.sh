@@ -30,28 +30,12 @@ stamp="$dest/root/.torchabi-fetched"
 if [ -f "$stamp" ]; then echo "$dest/root"; exit 0; fi
 
 fail() { mkdir -p "$dest"; echo "$*" | tee "$dest/fetch-error" >&2; exit 1; }
-mkdir -p "$dest/apt/etc" "$dest/apt/lists/partial" "$dest/apt/cache/archives/partial" "$dest/debs"
-# An empty dpkg status of our own: nothing is installed as far as this apt knows
-# (apt cannot parse /dev/null as a status file).
-: >"$dest/apt/status"
+mkdir -p "$dest/debs"
 rm -f "$dest/fetch-error"
-# The same mirror the machine uses, read from its own configuration.
-mirror=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
-  grep -oE 'https?://[^ ]+' | head -n1 || true)
-mirror=${mirror:-http://deb.debian.org/debian}
-cat >"$dest/apt/etc/torchabi.sources" <<EOF
-Types: deb
-URIs: $mirror
-Suites: $suite
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF
-apt_opts=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$dest/apt/etc"
-  -o "Dir::State::Lists=$dest/apt/lists" -o "Dir::Cache=$dest/apt/cache"
-  -o "Dir::State::status=$dest/apt/status" -o "Acquire::Check-Valid-Until=false"
-  -o "APT::Sandbox::User=root" -o "Debug::NoLocking=true")
-apt-get "${apt_opts[@]}" -qq update >"$dest/apt/update.log" 2>&1 ||
-  fail "torchabi: cannot read Debian $suite's package lists from $mirror (see $dest/apt/update.log)"
+# shellcheck source=lib/private-apt.sh
+. "$root/scripts/lib/private-apt.sh"
+private_apt "$dest/apt" "$suite" ||
+  fail "torchabi: cannot read Debian $suite's package lists from $apt_mirror (see $dest/apt/update.log)"
 # The runtime library package carries the soname's version (libtorch2.14):
 # take its name from libtorch-dev's dependencies rather than writing it here.
 dev_depends=$(apt-cache "${apt_opts[@]}" show libtorch-dev 2>/dev/null | sed -n 's/^Depends: //p' | head -n1)

@@ -75,16 +75,17 @@ WheelArchive::~WheelArchive() {
   if (zip_) zip_discard(zip_);
 }
 
-const WheelMember* WheelArchive::metadata() const {
+const WheelMember* WheelArchive::dist_info(std::string_view file) const {
   // The .dist-info directory sits at the archive root: "<name>-<version>.dist-info/METADATA".
   for (const auto& m : members_) {
     const size_t slash = m.name.find('/');
-    if (slash != std::string::npos && m.name.compare(slash, std::string::npos, "/METADATA") == 0 &&
-        std::string_view(m.name).substr(0, slash).ends_with(".dist-info"))
-      return &m;
+    if (slash == std::string::npos || !std::string_view(m.name).substr(0, slash).ends_with(".dist-info")) continue;
+    if (std::string_view(m.name).substr(slash + 1) == file) return &m;
   }
   return nullptr;
 }
+
+const WheelMember* WheelArchive::metadata() const { return dist_info("METADATA"); }
 
 std::vector<std::byte> WheelArchive::read(const WheelMember& m, uint64_t max_size) const {
   const std::string where = name_ + "!" + m.name;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 typedef struct zip zip_t;
@@ -34,6 +35,8 @@ public:
 
   // The wheel's "<dist>.dist-info/METADATA" member, or null.
   const WheelMember* metadata() const;
+  // "<dist>.dist-info/<file>" ("WHEEL", "RECORD"), or null.
+  const WheelMember* dist_info(std::string_view file) const;
 
   // Decompresses one member (CRC-checked). Throws InputError naming
   // "wheel!member" when it is corrupt or larger than `max_size`.

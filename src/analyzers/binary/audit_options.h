@@ -22,6 +22,10 @@ struct AuditOptions {
   // The installs opened from torch_paths (run_audit opens them; they are read
   // lazily, hence not const). Empty: no --torch.
   std::vector<inputs::TorchInstall*> torches;
+  // --env [PYTHON]: audit every distribution of that interpreter's environment.
+  std::optional<std::string> env_python;
+  // The interpreter whose environment `audit NAME` looks NAME up in.
+  std::string python = "python3";
 };
 
 }  // namespace torchabi::binary

@@ -1,36 +1,38 @@
 #include "analyzers/binary/audit_runner.h"
 
 #include "analyzers/binary/audit_inputs.h"
-#include "analyzers/binary/image_audit.h"
-#include "analyzers/binary/library_report.h"
-#include "analyzers/binary/library_scan.h"
+#include "analyzers/binary/env_audit.h"
+#include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/torch_audit.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
 #include "common/mapped_file.h"
-#include "inputs/elf_view.h"
-#include "inputs/object_image.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::binary {
 
 namespace {
 
-void audit_library_file(const std::string& path, SymbolClassifier& classifier, const AuditOptions& options,
-                        findings::Report& report) {
-  MappedFile file(path);
-  findings::Location where;
-  where.file = path;
-  const inputs::BinaryFormat format = inputs::sniff_binary(file.bytes());
-  if (format != inputs::BinaryFormat::Elf && format != inputs::BinaryFormat::Unknown) {
-    // Mach-O and PE: no PyTorch install here has that format to load against.
-    audit_object_image(file.bytes(), path, where, options, classifier, report);
+void audit_environment_inputs(const std::vector<std::string>& names, const AuditOptions& options,
+                              SymbolClassifier& classifier, findings::Report& report) {
+  const std::string python = options.env_python ? *options.env_python : options.python;
+  inputs::PythonEnvironment env;
+  try {
+    env = inputs::read_python_environment(python);
+  } catch (const InputError& e) {
+    report.failures.push_back({e.input(), e.what()});
+    for (const auto& n : names) report.failures.push_back({n, "no such file or directory"});
     return;
   }
-  inputs::ElfView elf(file.bytes(), path);
-  LibraryScan scan = scan_library(elf, classifier);
-  const VersionFloor floor = report_library(scan, where, options, report);
-  audit_on_torches(elf, scan, floor, where, options, classifier, report, report.subjects.size() - 1);
+  std::vector<std::string> found;
+  for (const auto& n : names) {
+    if (env.find(n)) found.push_back(n);
+    else
+      report.failures.push_back({n, "no such file or directory, and no distribution of that name is installed for " +
+                                        python + " (" + std::to_string(env.distributions.size()) + " are)"});
+  }
+  if (options.env_python) found.clear();  // the whole environment: every distribution
+  if (options.env_python || !found.empty()) audit_environment(env, found, classifier, options, report);
 }
 
 }  // namespace
@@ -44,7 +46,11 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
   AuditOptions options = given;
   const auto installs = open_torch_installs(given.torch_paths, inputs::RulesSource::current(), report);
   for (const auto& t : installs) options.torches.push_back(t.get());
-  ExpandedInputs inputs = expand_inputs(paths);
+  // Distribution names (`audit NAME`) and --env read the environment once.
+  std::vector<std::string> files, names;
+  for (const auto& p : paths) (looks_like_distribution_name(p) ? names : files).push_back(p);
+  if (options.env_python || !names.empty()) audit_environment_inputs(names, options, classifier, report);
+  ExpandedInputs inputs = expand_inputs(files);
   report.failures.insert(report.failures.end(), inputs.failures.begin(), inputs.failures.end());
   for (const auto& a : inputs.artifacts) {
     // A failure must not leave half of an input's entries behind.

@@ -12,9 +12,13 @@ int verdict_rank(std::string_view v) { return v == kVerdictUnstable ? 2 : v == k
 
 }  // namespace
 
-ImageAudit audit_object_image(std::span<const std::byte> bytes, const std::string& label,
-                              const findings::Location& where, const AuditOptions& options,
-                              SymbolClassifier& classifier, findings::Report& report) {
+std::string worse_verdict(const std::string& a, const std::string& b) {
+  return verdict_rank(b) > verdict_rank(a) ? b : a;
+}
+
+ImageAudit audit_object_image(std::span<const std::byte> bytes, const std::string& label, std::string_view name,
+                              const PackagingContext& packaging, const findings::Location& where,
+                              const AuditOptions& options, SymbolClassifier& classifier, findings::Report& report) {
   // Every slice is read before anything is reported: a damaged slice must not
   // leave the others' entries behind.
   const std::vector<inputs::ObjectImage> images = inputs::read_object_image(bytes, label);
@@ -30,8 +34,9 @@ ImageAudit audit_object_image(std::span<const std::byte> bytes, const std::strin
     size_t delayed = 0;
     for (const auto& imp : image.imports) delayed += imp.delay_load;
     if (delayed) s.facts.emplace_back("delay-load imports", std::to_string(delayed));
+    check_packaging(scan, name, packaging, where, report.subjects.size() - 1, report);
     out.floor.raise_to(floor);
-    if (verdict_rank(verdict_of(scan)) > verdict_rank(out.verdict)) out.verdict = verdict_of(scan);
+    out.verdict = worse_verdict(out.verdict, verdict_of(scan));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include "inputs/elf_view.h"
 #include "inputs/object_image.h"
+#include "inputs/python/cpython_abi.h"
 
 namespace torchabi::binary {
 
@@ -33,7 +34,10 @@ void add_import(LibraryScan& scan, std::string_view name, SymbolClassifier& clas
     case SymbolKind::StableCxx:
       scan.stable_cxx_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
       break;
-    case SymbolKind::Other: ++scan.other_imports; break;
+    case SymbolKind::Other:
+      ++scan.other_imports;
+      if (inputs::is_python_c_api_symbol(name)) scan.python_imports.emplace_back(name);
+      break;
   }
 }
 
@@ -45,6 +49,9 @@ void sort_scan(LibraryScan& scan) {
   auto by_text = [](const CxxSymbol& a, const CxxSymbol& b) { return a.demangled < b.demangled; };
   std::sort(scan.unstable_imports.begin(), scan.unstable_imports.end(), by_text);
   std::sort(scan.stable_cxx_imports.begin(), scan.stable_cxx_imports.end(), by_text);
+  std::sort(scan.python_imports.begin(), scan.python_imports.end());
+  // A universal slice or a PE library may import one name from two places.
+  scan.python_imports.erase(std::unique(scan.python_imports.begin(), scan.python_imports.end()), scan.python_imports.end());
 }
 
 }  // namespace
@@ -55,6 +62,7 @@ LibraryScan scan_library(const inputs::ObjectImage& image, SymbolClassifier& cla
   scan.machine = image.machine;
   scan.soname = image.install_name;
   scan.needed = image.needed;
+  scan.min_os = image.min_os;
   for (const auto& imp : image.imports) add_import(scan, imp.name, classifier);
   for (const auto& w : image.weak_exports) add_weak_export(scan, w, classifier);
   sort_scan(scan);
@@ -66,6 +74,7 @@ LibraryScan scan_library(const inputs::ElfView& elf, SymbolClassifier& classifie
   scan.machine = elf.machine_name();
   scan.soname = std::string(elf.soname());
   for (auto n : elf.needed()) scan.needed.emplace_back(n);
+  for (const auto& v : elf.version_needs()) scan.needed_versions.push_back({std::string(v.file), std::string(v.name)});
 
   for (size_t i = 1; i < elf.symbol_count(); ++i) {
     const inputs::DynSymbol info = elf.symbol(i, /*with_name=*/false);

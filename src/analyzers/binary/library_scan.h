@@ -26,6 +26,12 @@ struct CxxSymbol {
   std::string ns;  // the namespace that decided its class, e.g. "c10"
 };
 
+// A symbol version an ELF library requires of one of its DT_NEEDED libraries.
+struct NeededVersion {
+  std::string file;  // "libc.so.6"
+  std::string name;  // "GLIBC_2.34"
+};
+
 struct LibraryScan {
   std::string format = "ELF";        // "ELF", "Mach-O", "PE/COFF"
   std::string machine;               // "x86-64"
@@ -36,6 +42,11 @@ struct LibraryScan {
   std::vector<CxxSymbol> unstable_imports;
   std::vector<CxxSymbol> stable_cxx_imports;
   size_t other_imports = 0;
+  // CPython C API symbols it imports ("PyLong_FromLong"), sorted: what the
+  // abi3 checks read. Counted in other_imports too.
+  std::vector<std::string> python_imports;
+  std::vector<NeededVersion> needed_versions;  // ELF .gnu.version_r, in table order
+  std::string min_os;                          // Mach-O deployment target ("11.0")
   // Weak (or STB_GNU_UNIQUE) definitions of unstable PyTorch C++ that the
   // library exports: copies of inline code the dynamic linker may interpose.
   size_t leaked_count = 0;

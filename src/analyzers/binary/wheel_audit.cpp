@@ -3,6 +3,8 @@
 #include "analyzers/binary/image_audit.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/library_scan.h"
+#include "analyzers/binary/package_summary.h"
+#include "analyzers/binary/packaging_checks.h"
 #include "analyzers/binary/torch_audit.h"
 #include "analyzers/binary/torch_requirement.h"
 #include "common/input_error.h"
@@ -28,19 +30,14 @@ bool is_library_member(std::string_view m) {
   return rest.find_first_not_of("0123456789.") == std::string_view::npos && rest.size() > 1;
 }
 
-namespace {
-
-// A wheel is as unstable as its worst library.
-int verdict_rank(std::string_view v) { return v == kVerdictUnstable ? 2 : v == kVerdictStable ? 1 : 0; }
-
-}  // namespace
-
 void audit_wheel(const std::string& path, std::span<const std::byte> bytes, SymbolClassifier& classifier,
                  const AuditOptions& options, findings::Report& report) {
   inputs::WheelArchive wheel(bytes, path);
   const inputs::WheelMember* md_member = wheel.metadata();
   if (!md_member) throw InputError(path, "no <name>.dist-info/METADATA member: not a wheel");
   const inputs::WheelMetadata md = inputs::parse_wheel_metadata(wheel.read_text(*md_member));
+
+  const PackagingContext packaging = packaging_context(wheel, path);
 
   // The wheel's own entry goes first; its libraries follow it.
   const size_t wheel_subject = report.subjects.size();
@@ -59,19 +56,21 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
       where.member = m.name;
       const inputs::BinaryFormat format = inputs::sniff_binary(lib);
       if (format != inputs::BinaryFormat::Elf && format != inputs::BinaryFormat::Unknown) {
-        ImageAudit image = audit_object_image(lib, path + "!" + m.name, where, options, classifier, report);
+        ImageAudit image =
+            audit_object_image(lib, path + "!" + m.name, m.name, packaging, where, options, classifier, report);
         for (auto& s : image.floor.set_by) s = m.name + ": " + s;
         floor.raise_to(image.floor);
-        if (verdict_rank(image.verdict) > verdict_rank(verdict)) verdict = image.verdict;
+        verdict = worse_verdict(verdict, image.verdict);  // a wheel is as unstable as its worst library
         continue;
       }
       inputs::ElfView elf(lib, path + "!" + m.name);
       LibraryScan scan = scan_library(elf, classifier);
       VersionFloor lib_floor = report_library(scan, where, options, report);
+      check_packaging(scan, m.name, packaging, where, report.subjects.size() - 1, report);
       audit_on_torches(elf, scan, lib_floor, where, options, classifier, report, report.subjects.size() - 1);
       for (auto& s : lib_floor.set_by) s = m.name + ": " + s;
       floor.raise_to(lib_floor);
-      if (verdict_rank(verdict_of(scan)) > verdict_rank(verdict)) verdict = verdict_of(scan);
+      verdict = worse_verdict(verdict, verdict_of(scan));
     } catch (const InputError& e) {
       report.failures.push_back({e.input(), e.what()});
     }
@@ -81,19 +80,12 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
   findings::Subject& s = report.subjects[wheel_subject];
   s.kind = "wheel";
   s.path = path;
-  s.verdict = verdict;
-  s.floor = floor.version;
-  s.floor_is_baseline = floor.baseline;
-  s.floor_set_by = floor.set_by;
+  summarize_package({verdict, floor, libraries}, s);
   if (!md.name.empty()) s.facts.emplace_back("distribution", md.name + (md.version.empty() ? "" : " " + md.version));
+  if (!packaging.tags.empty()) s.facts.emplace_back("tags", packaging.tags);
   s.facts.emplace_back("libraries", std::to_string(libraries));
   s.facts.emplace_back("torch requirement", allowed.describe());
   if (!floor.label().empty()) s.facts.emplace_back("floor", floor.label());
-  if (verdict == kVerdictUnstable) s.loads_on = "only the PyTorch release its libraries were built against";
-  else if (verdict == kVerdictNoTorch) s.loads_on = libraries ? "any PyTorch release (nothing imported from PyTorch)"
-                                                              : "any PyTorch release (no shared libraries)";
-  else if (floor.version) s.loads_on = "PyTorch >= " + floor.version->str() + (floor.baseline ? " (baseline)" : "");
-  else s.loads_on = "PyTorch releases with the stable ABI";
 
   summarize_wheel_torches(report, wheel_subject, wheel_subject + 1);
 

@@ -1,12 +1,12 @@
 #include "inputs/project/torch_location.h"
 
-#include <cstdio>
+#include "inputs/python/run_python.h"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
-#include <sys/wait.h>
 
 namespace torchabi::inputs {
 
@@ -20,12 +20,6 @@ constexpr const char* kQuery =
     "import sysconfig, torch, torch.utils.cpp_extension as c; "
     "print(torch.__version__); print(c.__file__); print(sysconfig.get_paths()['include']); "
     "print('\\n'.join(c.include_paths()))";
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 }  // namespace
 
@@ -65,24 +59,12 @@ TorchLocation locate_torch(const std::string& torch_include, const std::string& 
       }
     return loc;
   }
-  const std::string cmd = quote(python) + " -c " + quote(kQuery) + " 2>/dev/null";
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (!pipe) {
-    loc.how = "torch headers not found: cannot run " + python;
-    return loc;
-  }
-  std::string out;
-  char buf[4096];
-  while (size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = ::pclose(pipe);
-  std::vector<std::string> lines;
-  std::istringstream ls(out);
-  for (std::string l; std::getline(ls, l);)
-    if (!l.empty()) lines.push_back(l);
-  if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || lines.size() < 4) {
+  const auto result = run_python_query(python, kQuery);
+  if (!result || result->size() < 4) {
     loc.how = "torch headers not found: " + python + " cannot import torch (give them with --torch-include DIR)";
     return loc;
   }
+  const std::vector<std::string>& lines = *result;
   for (size_t i = 3; i < lines.size(); ++i) loc.include_dirs.push_back(lines[i]);
   loc.include_dirs.push_back(lines[2]);  // Python.h, as setuptools adds it
   read_cpp_extension_defaults(lines[1], loc);
