@@ -4,11 +4,9 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <toml++/toml.h>
 
 #include "common/input_error.h"
+#include "inputs/project/toml_file.h"
 #include "inputs/project/glob_files.h"
 
 namespace torchabi::inputs {
@@ -135,17 +133,7 @@ std::string target_version_macro(const std::string& release) {
 }
 
 BuildToml read_build_toml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot read build.toml");
-  std::ostringstream text;
-  text << in.rdbuf();
-  toml::table t;
-  try {
-    t = toml::parse(text.str(), path);
-  } catch (const toml::parse_error& e) {
-    throw InputError(path, "not valid TOML at line " + std::to_string(e.source().begin.line) + ": " +
-                               std::string(e.description()));
-  }
+  const toml::table t = read_toml_file(path, "build.toml");
   BuildToml out;
   Reader r{path, fs::path(path).parent_path().string(), out};
   const toml::table* general = t["general"].as_table();

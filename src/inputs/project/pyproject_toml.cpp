@@ -1,11 +1,9 @@
 #include "inputs/project/pyproject_toml.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <toml++/toml.h>
 
 #include "common/input_error.h"
+#include "inputs/project/toml_file.h"
 
 namespace torchabi::inputs {
 
@@ -101,17 +99,7 @@ struct Reader {
 }  // namespace
 
 PyProject read_pyproject(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "cannot read pyproject.toml");
-  std::ostringstream text;
-  text << in.rdbuf();
-  toml::table t;
-  try {
-    t = toml::parse(text.str(), path);
-  } catch (const toml::parse_error& e) {
-    throw InputError(path, "not valid TOML at line " + std::to_string(e.source().begin.line) + ": " +
-                               std::string(e.description()));
-  }
+  const toml::table t = read_toml_file(path, "pyproject.toml");
   PyProject out;
   Reader r{path, fs::path(path).parent_path().string(), out};
   out.cmake_source_dir = r.dir;

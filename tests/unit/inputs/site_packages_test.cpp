@@ -6,18 +6,12 @@
 #include <fstream>
 
 #include "inputs/python/site_packages.h"
+#include "temp_tree.h"
 
 using namespace torchabi::inputs;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
@@ -27,7 +21,8 @@ void write(const fs::path& p, const std::string& text) {
 }  // namespace
 
 TEST(SitePackages, RecordPathsAreResolvedAgainstTheSiteDirectory) {
-  const fs::path site = fresh_dir("sp_record") / "site-packages";
+  const torchabi::test::TempTree tree;
+  const fs::path site = tree.path / "site-packages";
   write(site / "My_Ext-1.2.dist-info/METADATA", "Metadata-Version: 2.1\nName: My_Ext\nVersion: 1.2\n");
   write(site / "My_Ext-1.2.dist-info/RECORD",
         "my_ext/_C.so,sha256=abc,10\n\"my_ext/odd,name.so\",,\n../../../bin/my-tool,,\nmy_ext/_C.so,,\n");
@@ -43,7 +38,8 @@ TEST(SitePackages, RecordPathsAreResolvedAgainstTheSiteDirectory) {
 }
 
 TEST(SitePackages, EggInfoAndTopLevelFallback) {
-  const fs::path site = fresh_dir("sp_egg") / "dist-packages";
+  const torchabi::test::TempTree tree;
+  const fs::path site = tree.path / "dist-packages";
   write(site / "old-0.1.egg-info/PKG-INFO", "Metadata-Version: 1.1\nName: old\nVersion: 0.1\n");
   write(site / "old-0.1.egg-info/installed-files.txt", "../old/_x.so\n../old/__init__.py\n");
   write(site / "old/_x.so", "");
@@ -70,7 +66,8 @@ TEST(SitePackages, EggInfoAndTopLevelFallback) {
 }
 
 TEST(SitePackages, TheFirstDirectoryShadowsLaterOnes) {
-  const fs::path root = fresh_dir("sp_shadow");
+  const torchabi::test::TempTree tree;
+  const fs::path& root = tree.path;
   write(root / "a/x-2.0.dist-info/METADATA", "Name: x\nVersion: 2.0\n");
   write(root / "b/x-1.0.dist-info/METADATA", "Name: x\nVersion: 1.0\n");
   const auto dists = read_distributions({(root / "a").string(), (root / "b").string(), (root / "missing").string()});

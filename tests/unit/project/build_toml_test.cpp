@@ -1,10 +1,10 @@
 // kernel-builder's build.toml read as data: components, sources, flags and
 // the stable-abi release per backend.
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "temp_tree.h"
 
 #include "common/input_error.h"
 #include "inputs/project/build_toml.h"
@@ -17,18 +17,7 @@ namespace fs = std::filesystem;
 
 const std::string kSample = std::string(TORCHABI_SOURCE_DIR) + "/fixtures/projects/kernel_builder";
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("torchabi-buildtoml-" + std::to_string(::getpid()) + "-" +
-                                                std::to_string(counter++));
-  static inline int counter = 0;
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    fs::create_directories((path / name).parent_path());
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
+using TempDir = test::TempTree;
 
 const KernelComponent& component(const BuildToml& b, const std::string& name) {
   for (const auto& c : b.components)

@@ -1,10 +1,10 @@
 // pyproject.toml read as data: scikit-build-core's CMake cache variables and
 // setuptools' declarative ext-modules.
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "temp_tree.h"
 
 #include "common/input_error.h"
 #include "inputs/project/project_build.h"
@@ -15,18 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("torchabi-pyproject-" + std::to_string(::getpid()) + "-" +
-                                                std::to_string(counter++));
-  static inline int counter = 0;
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& text) const {
-    fs::create_directories((path / name).parent_path());
-    std::ofstream(path / name) << text;
-    return (path / name).string();
-  }
-};
+using TempDir = test::TempTree;
 
 TEST(PyProject, ScikitBuildDefinesAreCacheVariables) {
   TempDir d;

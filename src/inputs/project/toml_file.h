@@ -1,0 +1,14 @@
+// A TOML file read whole and parsed with toml++, its errors as one-line
+// InputErrors naming the file and the line: what build.toml and
+// pyproject.toml both start from.
+#pragma once
+
+#include <string>
+#include <toml++/toml.h>
+
+namespace torchabi::inputs {
+
+// `what` names the file kind for "cannot read <what>" ("build.toml").
+toml::table read_toml_file(const std::string& path, const char* what);
+
+}  // namespace torchabi::inputs
