@@ -64,8 +64,9 @@ compare() {  # compare LABEL FILE PIPELINE...
 }
 echo "torchabi: $("$torchabi" --version | head -n1); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median of $reps runs; torchabi audit vs the pipeline; ratio = pipeline / torchabi"
-# torchabi must have read every import: the count it reports is the check.
-"$torchabi" audit --format json libbig.dylib big.dll libbig.so | python3 -c '
+# torchabi must have read every import: the count it reports is the check
+# (exit 1: the libraries are unstable, as intended).
+{ "$torchabi" audit --format json libbig.dylib big.dll libbig.so || [ $? -eq 1 ]; } | python3 -c '
 import json, sys
 for s in json.load(sys.stdin)["subjects"]:
     print("  %-12s %s: %s" % (s["facts"].get("format", "ELF"), s["verdict"], s["facts"]["imports"]))'

@@ -115,5 +115,24 @@ TEST(ObjectImage, ObjectFilesAreNotLibraries) {
   }
 }
 
+TEST(ObjectImage, FuzzerFoundUnterminatedImportNameIsOneLineError) {
+  // The input on which libFuzzer + ASan found LLVM's ImportDirectoryEntryRef::getName
+  // running strlen past the buffer: the DLL name's RVA points at the file's last
+  // bytes, with no NUL. It is a seed of the object_image fuzzer too.
+  const std::string path = std::string(TORCHABI_FUZZ_CORPUS_DIR) + "/object_image_fuzzer/crash-pe-import-name-strlen";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << path;
+  std::vector<char> c((std::istreambuf_iterator<char>(in)), {});
+  std::vector<std::byte> b(c.size());
+  std::memcpy(b.data(), c.data(), c.size());
+  try {
+    read_object_image(b, "crash.dll");
+    FAIL() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), "crash.dll");
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace torchabi::inputs
