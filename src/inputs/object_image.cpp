@@ -114,13 +114,32 @@ std::string coff_machine(uint16_t m) {
   }
 }
 
+// True when [p, p + size) lies inside the file: LLVM's RVA lookups bound a
+// range by the section's virtual size, and a damaged file's raw data
+// (SizeOfRawData, PointerToRawData) may end sooner.
+bool in_file(const obj::COFFObjectFile& o, const void* p, size_t size) {
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  const auto begin = reinterpret_cast<uintptr_t>(o.getData().begin());
+  const auto end = reinterpret_cast<uintptr_t>(o.getData().end());
+  return at >= begin && at <= end && size <= end - at;
+}
+
+// `size` bytes at `rva`, inside one section.
+const uint8_t* pe_bytes(const obj::COFFObjectFile& o, uint32_t rva, uint32_t size, const std::string& name,
+                        const char* what) {
+  llvm::ArrayRef<uint8_t> bytes;
+  check(o.getRvaAndSizeAsBytes(rva, size, bytes), name, what);
+  if (!in_file(o, bytes.data(), size)) throw InputError(name, std::string(what) + " lies outside the file");
+  return bytes.data();
+}
+
 // A NUL-terminated string at `rva`, bounded by the end of the file.
 llvm::StringRef pe_string(const obj::COFFObjectFile& o, uint32_t rva, const std::string& name, const char* what) {
   uintptr_t p = 0;
   check(o.getRvaPtr(rva, p, what), name, what);
   const char* s = reinterpret_cast<const char*>(p);
   const char* end = o.getData().end();
-  if (s < o.getData().begin() || s >= end) throw InputError(name, std::string(what) + " outside the file");
+  if (!in_file(o, s, 1)) throw InputError(name, std::string(what) + " lies outside the file");
   const size_t n = ::strnlen(s, static_cast<size_t>(end - s));
   if (s + n == end) throw InputError(name, std::string(what) + " runs past the end of the file");
   return llvm::StringRef(s, n);
@@ -132,6 +151,7 @@ llvm::StringRef pe_string(const obj::COFFObjectFile& o, uint32_t rva, const std:
 void read_pe_exports(const obj::COFFObjectFile& o, ObjectImage& img, const std::string& name) {
   const obj::export_directory_table_entry* table = o.getExportTable();
   if (!table) return;
+  if (!in_file(o, table, sizeof *table)) throw InputError(name, "the export table lies outside the file");
   // A damaged DLL name costs only the name: the exports still matter.
   try {
     img.install_name = pe_string(o, table->NameRVA, name, "the export table's DLL name").str();
@@ -139,24 +159,16 @@ void read_pe_exports(const obj::COFFObjectFile& o, ObjectImage& img, const std::
   }
   const uint32_t count = table->NumberOfNamePointers;
   if (count == 0) return;
-  llvm::ArrayRef<uint8_t> pointers;
   if (uint64_t(count) * 4 > UINT32_MAX) throw InputError(name, "the export table claims too many names");
-  check(o.getRvaAndSizeAsBytes(table->NamePointerRVA, count * 4, pointers), name, "export name pointers");
+  const uint8_t* pointers = pe_bytes(o, table->NamePointerRVA, count * 4, name, "the export name pointers");
   img.exports.reserve(count);
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t rva = llvm::support::endian::read32le(pointers.data() + size_t(i) * 4);
+    const uint32_t rva = llvm::support::endian::read32le(pointers + size_t(i) * 4);
     const llvm::StringRef sym = pe_string(o, rva, name, "an export name");
     if (!sym.empty()) img.exports.push_back(sym.str());
   }
 }
 
-// `size` bytes at `rva`, inside one section.
-const uint8_t* pe_bytes(const obj::COFFObjectFile& o, uint32_t rva, uint32_t size, const std::string& name,
-                        const char* what) {
-  llvm::ArrayRef<uint8_t> bytes;
-  check(o.getRvaAndSizeAsBytes(rva, size, bytes), name, what);
-  return bytes.data();
-}
 
 // One import name table (the import lookup table, or the delay-load name
 // table): entries until a zero one, each an ordinal or the RVA of a hint/name

@@ -134,5 +134,25 @@ TEST(ObjectImage, FuzzerFoundUnterminatedImportNameIsOneLineError) {
   }
 }
 
+TEST(ObjectImage, EveryFuzzerFoundInputIsReadOrRefusedInOneLine) {
+  // Each file the fuzzer kept (tests/fuzz/corpus/object_image_fuzzer) once
+  // crashed the reader; under the sanitizers this test is the fuzzer's replay.
+  const fs::path dir = fs::path(TORCHABI_FUZZ_CORPUS_DIR) / "object_image_fuzzer";
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    std::vector<char> c((std::istreambuf_iterator<char>(in)), {});
+    std::vector<std::byte> b(c.size());
+    std::memcpy(b.data(), c.data(), c.size());
+    ++files;
+    try {
+      (void)read_object_image(b, "seed");
+    } catch (const InputError& e2) {
+      EXPECT_EQ(std::string(e2.what()).find('\n'), std::string::npos) << e.path();
+    }
+  }
+  EXPECT_GE(files, 2u);
+}
+
 }  // namespace
 }  // namespace torchabi::inputs
