@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 
+#include "analyzers/migration/alternatives.h"
 #include "analyzers/migration/blockers.h"
 #include "analyzers/migration/call_rewrite_check.h"
 #include "analyzers/migration/compile_check.h"
@@ -138,6 +139,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   settle_includes(uses, includes);
   // Code of other configurations: manual, and after settle_includes, which must not count it.
   for (auto& u : uses_in_inactive_branches(out.report, replacements)) uses.push_back(std::move(u));
+  apply_alternatives(uses, Alternatives::load(inputs::RulesSource::current()));
 
   if (a.fix) {
     FixSessionInputs in;

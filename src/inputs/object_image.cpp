@@ -48,6 +48,23 @@ std::string macho_machine(const obj::MachOObjectFile& o) {
   }
 }
 
+// A symbol's name, bounded by the string table. (LLVM's getSymbolName runs
+// strlen from n_strx: a table without a final NUL reads past the file, as the
+// object_image fuzzer found.)
+llvm::StringRef macho_symbol_name(const obj::MachOObjectFile& o, const obj::SymbolRef& sym, const std::string& name) {
+  const llvm::MachO::symtab_command symtab = o.getSymtabLoadCommand();
+  const llvm::StringRef data = o.getData();
+  if (symtab.stroff > data.size() || symtab.strsize > data.size() - symtab.stroff)
+    throw InputError(name, "the string table lies outside the file");
+  const uint32_t strx = o.getSymbolTableEntry(sym.getRawDataRefImpl()).n_strx;
+  if (strx >= symtab.strsize) throw InputError(name, "a symbol name lies outside the string table");
+  const char* s = data.data() + symtab.stroff + strx;
+  const size_t room = symtab.strsize - strx;
+  const size_t n = ::strnlen(s, room);
+  if (n == room) throw InputError(name, "a symbol name runs past the end of the string table");
+  return llvm::StringRef(s, n);
+}
+
 ObjectImage read_macho(const obj::MachOObjectFile& o, const std::string& name) {
   const uint32_t type = o.getHeader().filetype;
   if (type != llvm::MachO::MH_DYLIB && type != llvm::MachO::MH_BUNDLE && type != llvm::MachO::MH_EXECUTE)
@@ -82,7 +99,7 @@ ObjectImage read_macho(const obj::MachOObjectFile& o, const std::string& name) {
   for (const obj::SymbolRef& sym : o.symbols()) {
     const uint32_t flags = take(sym.getFlags(), name, "unreadable symbol");
     if (!(flags & obj::SymbolRef::SF_Global)) continue;
-    llvm::StringRef n = take(sym.getName(), name, "unreadable symbol name");
+    llvm::StringRef n = macho_symbol_name(o, sym, name);
     if (n.starts_with("_")) n = n.drop_front();  // C and C++ names carry one
     if (flags & obj::SymbolRef::SF_Undefined) {
       ImageImport imp;

@@ -13,7 +13,7 @@ namespace {
 
 json counts_json(const Counts& c) {
   return {{"fixable", c.fixable}, {"fixable_unsafe", c.fixable_unsafe}, {"manual", c.manual},
-          {"blocked", c.blocked}, {"total", c.total()}};
+          {"blocked", c.blocked}, {"total", c.total()}, {"unchanged", c.unchanged}};
 }
 
 json use_json(const findings::Location& l) {
@@ -38,7 +38,8 @@ std::string render_plan_json(const MigrationPlan& p) {
   j["summary"] = summary;
   if (p.target)
     j["target_version"] = {{"release", p.target->str()}, {"hex", p.target->hex()},
-                           {"is_baseline", p.target_is_baseline}, {"set_by", p.target_set_by}};
+                           {"is_baseline", p.target_is_baseline}, {"set_by", p.target_set_by},
+                           {"forced_by", p.target_forced_by}};
   else
     j["target_version"] = nullptr;
 
@@ -49,6 +50,8 @@ std::string render_plan_json(const MigrationPlan& p) {
               {"since", version_or_null(g.since)},
               {"note", g.note},
               {"count", g.counts.total()},
+              {"alternative", g.alternative.empty() ? json(nullptr) : json(g.alternative)},
+              {"alternative_since", version_or_null(g.alternative_since)},
               {"counts", counts_json(g.counts)},
               {"files", g.files}};
     a["uses"] = json::array();

@@ -34,6 +34,7 @@ std::string how(const Counts& c) {
   part(c.fixable_unsafe, "unsafe fix");
   part(c.manual, "manual");
   part(c.blocked, "blocked");
+  part(c.unchanged, "unchanged");
   return out;
 }
 
@@ -58,13 +59,23 @@ std::string render_plan_markdown(const MigrationPlan& p) {
     if (p.target_is_baseline) out += ", nothing newer than " + p.target->str() + " is needed";
     else out += ", set by " + file_list(p.target_set_by, 5);
     out += ".\n\n";
+    // Which uses have no older stable spelling: what a lower target would cost.
+    if (!p.target_is_baseline && !p.target_forced_by.empty()) {
+      out += "Uses that need " + p.target->str() + " even with every older alternative taken:\n";
+      for (size_t i = 0; i < p.target_forced_by.size() && i < 10; ++i) out += "- " + cell(p.target_forced_by[i]) + "\n";
+      if (p.target_forced_by.size() > 10) out += "- and " + std::to_string(p.target_forced_by.size() - 10) + " more\n";
+      out += "\n";
+    }
   }
 
   if (!p.apis.empty()) {
     out += "### APIs to replace\n\n| API | uses | stable replacement | since | how | files |\n|---|---:|---|---|---|---|\n";
-    for (const auto& g : p.apis)
-      out += "| " + code(g.api) + " | " + std::to_string(g.counts.total()) + " | " + code(g.replacement) + " | " +
-             (g.since ? g.since->str() : "—") + " | " + how(g.counts) + " | " + file_list(g.files, 3) + " |\n";
+    for (const auto& g : p.apis) {
+      std::string since = g.since ? g.since->str() : "—";
+      if (g.alternative_since) since = g.alternative_since->str() + " (" + code(g.alternative) + "; " + since + " as written)";
+      out += "| " + code(g.api) + " | " + std::to_string(g.counts.total() + g.counts.unchanged) + " | " +
+             code(g.replacement) + " | " + since + " | " + how(g.counts) + " | " + file_list(g.files, 3) + " |\n";
+    }
     out += "\n<details><summary>Where each API is used</summary>\n\n";
     for (const auto& g : p.apis) {
       out += "- " + code(g.api) + ":";

@@ -26,6 +26,9 @@ std::string plan_headline(const migration::MigrationPlan& p) {
   out += ": " + std::to_string(s.fixable) + " fixable";
   if (s.fixable_unsafe) out += ", " + std::to_string(s.fixable_unsafe) + " fixable with --unsafe-fixes";
   out += ", " + std::to_string(s.manual) + " manual, " + std::to_string(s.blocked) + " blocked";
+  if (s.unchanged)
+    out += " (and " + std::to_string(s.unchanged) + " use" + (s.unchanged == 1 ? "" : "s") +
+           " that need no edit once their types are stable)";
   return out;
 }
 

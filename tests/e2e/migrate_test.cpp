@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "cli_harness.h"
+#include "real_torch.h"
 
 namespace fs = std::filesystem;
 using torchabi::e2e::make_temp_dir;
@@ -237,6 +238,29 @@ TEST(MigrateFix, LegacyCpuOpIsRewrittenCompilesAndLintsClean) {
   auto again = migrate(dir, {"--fix", "--unsafe-fixes", "--dry-run"}, files);
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, "");
+}
+
+// The bar: what --fix writes compiles against PyTorch's real stable
+// headers (Debian's newest libtorch-dev), with g++, at the target the plan
+// computed, not only against the stand-ins.
+TEST(MigrateFix, FixedCodeCompilesAgainstTheRealStableHeadersAtThePlannedTarget) {
+  REQUIRE_LIBTORCH();
+  TORCHABI_REQUIRE_REAL_TORCH();
+  struct Case {
+    const char* fixture;
+    const char* file;
+  };
+  for (const Case c : {Case{"legacy_cpu", "legacy_cpu/scale_op.cpp"}, Case{"def_with_kernel", "def_with_kernel/pack_op.cpp"}}) {
+    const std::string dir = copy_fixtures({c.fixture});
+    auto plan = migrate(dir, {"--format", "json"}, {c.file});
+    ASSERT_EQ(plan.exit_code, 0) << plan.err;
+    const std::string hex = plan.json()["target_version"]["hex"];
+    auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, {c.file});
+    ASSERT_EQ(fix.exit_code, 0) << fix.err;
+    const std::string cmd = "cd '" + dir + "' && g++ -fsyntax-only -std=c++17 -DTORCH_TARGET_VERSION=" + hex +
+                            " -isystem '" + torchabi::test::real_torch_include() + "' '" + c.file + "' 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << c.file << " at " << hex << ": " << cmd;
+  }
 }
 
 TEST(MigrateFix, TheDiffAppliesWithPatch) {

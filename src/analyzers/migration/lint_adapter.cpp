@@ -142,6 +142,9 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
                       : split->safe ? Disposition::Fixable
                                     : Disposition::FixableUnsafe;
     } else if (match && match->replacement) {
+      // x.size(0) on a tensor that becomes stable: no edit of its own. (A
+      // templated data_ptr<T>() is not: the rewrite rules above took it.)
+      u.unchanged = same_method;
       u.replacement = *match->replacement;
       u.header = match->entry->header;
       u.since = match->entry->since;

@@ -37,12 +37,25 @@ struct ApiUse {
   // Needs no edit of its own: it becomes stable once one of these APIs is
   // rewritten in the same file (x.dim() once x's type is torch::stable::Tensor).
   std::vector<std::string> follows;
+  // The same spelling keeps working once the operand types are stable
+  // (x.size(0), a ScalarType ==): counted apart, not as work.
+  bool unchanged = false;
+  // An older stable spelling that also does the job (new_empty for empty,
+  // data_ptr() for mutable_data_ptr<T>()): the plan's target counts its
+  // release (rules/api/alternatives.yaml).
+  std::string alternative;
+  std::optional<TorchVersion> alternative_since;
+  std::string alternative_how;
+  // The release this use needs: the alternative's when it has an older one.
+  std::optional<TorchVersion> needs() const { return alternative_since ? alternative_since : since; }
 };
 
 struct Counts {
   size_t fixable = 0, fixable_unsafe = 0, manual = 0, blocked = 0;
+  size_t unchanged = 0;  // uses that need no edit once their types are stable: not work
   size_t total() const { return fixable + fixable_unsafe + manual + blocked; }
   void add(Disposition d);
+  void add(const ApiUse& u);  // counts an unchanged use apart
 };
 
 // All uses of one API, most-used APIs first.
@@ -50,6 +63,8 @@ struct ApiGroup {
   std::string api;
   std::string replacement;
   std::optional<TorchVersion> since;
+  std::string alternative;  // an older spelling the target counts (see ApiUse)
+  std::optional<TorchVersion> alternative_since;
   std::string note;
   Counts counts;
   std::vector<findings::Location> uses;  // sorted by file, line, column
@@ -88,6 +103,9 @@ struct MigrationPlan {
   std::optional<TorchVersion> target;
   bool target_is_baseline = false;
   std::vector<std::string> target_set_by;
+  // The uses that need `target` even with every older alternative taken:
+  // "at::Tensor::contiguous at a.cpp:28 -> torch::stable::contiguous".
+  std::vector<std::string> target_forced_by;
   std::vector<FileProgress> files;  // most remaining work first
   std::vector<WorkGroup> order;
   std::vector<std::string> notes;   // e.g. what the front end could not parse

@@ -18,6 +18,11 @@ const char* to_string(Disposition d) {
   return "manual";
 }
 
+void Counts::add(const ApiUse& u) {
+  if (u.unchanged) ++unchanged;
+  else add(u.disposition);
+}
+
 void Counts::add(Disposition d) {
   switch (d) {
     case Disposition::Fixable: ++fixable; break;
@@ -55,9 +60,10 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
   std::map<std::string, Counts> per_file;
   std::optional<TorchVersion> newest;
   std::set<std::string> newest_by;
+  std::vector<std::string> forced;
   for (const auto& u : in.uses) {
-    plan.summary.add(u.disposition);
-    per_file[u.location.file].add(u.disposition);
+    plan.summary.add(u);
+    if (!u.unchanged) per_file[u.location.file].add(u.disposition);
 
     ApiGroup& g = groups[u.api];
     if (g.api.empty()) {
@@ -65,8 +71,10 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
       g.replacement = u.replacement;
       g.since = u.since;
       g.note = u.note;
+      g.alternative = u.alternative;
+      g.alternative_since = u.alternative_since;
     }
-    g.counts.add(u.disposition);
+    g.counts.add(u);
     g.uses.push_back(u.location);
     if (std::find(g.files.begin(), g.files.end(), u.location.file) == g.files.end()) g.files.push_back(u.location.file);
 
@@ -87,12 +95,19 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
       }
       if (std::find(bg.apis.begin(), bg.apis.end(), u.api) == bg.apis.end()) bg.apis.push_back(u.api);
       bg.uses.push_back(u.location);
-    } else if (u.since && !u.replacement.empty() && !u.is_include) {
-      if (!newest || *u.since > *newest) {
-        newest = u.since;
+    } else if (u.needs() && !u.replacement.empty() && !u.is_include) {
+      // Lowest means lowest: a use with an older alternative needs only that.
+      const TorchVersion needs = *u.needs();
+      if (!newest || needs > *newest) {
+        newest = needs;
         newest_by.clear();
+        forced.clear();
       }
-      if (*u.since == *newest) newest_by.insert(u.replacement);
+      if (needs == *newest) {
+        newest_by.insert(u.alternative_since ? u.alternative : u.replacement);
+        forced.push_back(u.api + " at " + u.location.file + ":" + std::to_string(u.location.line) + " -> " +
+                         (u.alternative_since ? u.alternative : u.replacement));
+      }
     }
   }
 
@@ -102,7 +117,7 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
     plan.apis.push_back(std::move(g));
   }
   std::stable_sort(plan.apis.begin(), plan.apis.end(), [](const ApiGroup& a, const ApiGroup& b) {
-    return a.counts.total() > b.counts.total();
+    return std::pair(a.counts.total(), a.counts.unchanged) > std::pair(b.counts.total(), b.counts.unchanged);
   });
   for (auto& [_, bg] : blocked) {
     std::sort(bg.apis.begin(), bg.apis.end());
@@ -118,6 +133,7 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
   } else {
     plan.target = newest;
     plan.target_set_by.assign(newest_by.begin(), newest_by.end());
+    plan.target_forced_by = std::move(forced);
   }
 
   for (const auto& [path, counts] : per_file) plan.files.push_back({path, counts});

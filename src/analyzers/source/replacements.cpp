@@ -17,8 +17,13 @@ const char* to_string(ReplacementFix f) {
 }
 
 Replacements Replacements::load(const inputs::RulesSource& src) {
-  const std::string rel = "api/replacements.yaml";
-  return parse(src.require(rel), src.describe() + "/" + rel);
+  Replacements r = parse(src.require(kHandWritten), src.describe() + "/" + kHandWritten);
+  if (auto derived = src.read(kDerived)) {
+    Replacements d = parse(*derived, src.describe() + "/" + kDerived);
+    r.entries_.insert(r.entries_.end(), std::make_move_iterator(d.entries_.begin()),
+                      std::make_move_iterator(d.entries_.end()));
+  }
+  return r;
 }
 
 Replacements Replacements::parse(std::string_view yaml, const std::string& where) {
@@ -52,7 +57,8 @@ Replacements Replacements::parse(std::string_view yaml, const std::string& where
       else if (style == "method-to-function") e.style = ReplacementStyle::MethodToFunction;
       else if (style == "same-method") e.style = ReplacementStyle::SameMethod;
       else if (style == "prefix-args") e.style = ReplacementStyle::PrefixArgs;
-      else throw InputError(at, "'style' must be rename, method-to-function, same-method or prefix-args");
+      else if (style == "call-template") e.style = ReplacementStyle::CallTemplate;
+      else throw InputError(at, "'style' must be rename, method-to-function, same-method, prefix-args or call-template");
       if (e.fix != ReplacementFix::No && !e.replacement) throw InputError(at, "a fix needs a replacement");
       if (n["note"]) e.note = n["note"].as<std::string>();
       r.entries_.push_back(std::move(e));

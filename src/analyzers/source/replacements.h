@@ -17,7 +17,10 @@ class RulesSource;
 namespace torchabi::source {
 
 enum class ReplacementFix { Safe, Unsafe, No };
-enum class ReplacementStyle { Rename, MethodToFunction, SameMethod, PrefixArgs };
+// CallTemplate: a macro call rewritten whole from its arguments, "$1".."$9"
+// standing for them (AT_DISPATCH_FLOATING_TYPES(t, n, f) ->
+// THO_DISPATCH_V2(t, n, AT_WRAP(f), AT_EXPAND(AT_FLOATING_TYPES))).
+enum class ReplacementStyle { Rename, MethodToFunction, SameMethod, PrefixArgs, CallTemplate };
 
 struct Replacement {
   std::vector<std::string> legacy;      // names or "prefix*" patterns
@@ -38,7 +41,13 @@ struct ReplacementMatch {
 
 class Replacements {
 public:
-  // Throws InputError naming the file when it is malformed.
+  // The hand-written table, then the one derived from PyTorch's files
+  // (scripts/build-replacements.py). Exact names are looked up in that order,
+  // so a hand-written entry wins over a derived one for the same API.
+  static constexpr const char* kHandWritten = "api/replacements.yaml";
+  static constexpr const char* kDerived = "api/replacements_derived.yaml";
+
+  // Throws InputError naming the file when either is malformed.
   static Replacements load(const inputs::RulesSource& src);
   static Replacements parse(std::string_view yaml, const std::string& where);
   // Entries already validated by parse (the pre-parsed cache).

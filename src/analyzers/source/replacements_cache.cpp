@@ -121,7 +121,7 @@ std::optional<Replacements> decode_replacements(std::string_view bytes, const st
       e.since = v;
     }
     const uint32_t fix = r.u32(), style = r.u32();
-    if (fix > static_cast<uint32_t>(ReplacementFix::No) || style > static_cast<uint32_t>(ReplacementStyle::PrefixArgs))
+    if (fix > static_cast<uint32_t>(ReplacementFix::No) || style > static_cast<uint32_t>(ReplacementStyle::CallTemplate))
       return std::nullopt;
     e.fix = static_cast<ReplacementFix>(fix);
     e.style = static_cast<ReplacementStyle>(style);
@@ -132,11 +132,13 @@ std::optional<Replacements> decode_replacements(std::string_view bytes, const st
   return Replacements::from_entries(std::move(entries));
 }
 
+std::string replacements_digest(const inputs::RulesSource& src) {
+  return digest_hex(src.require(Replacements::kHandWritten) + '\0' + src.read(Replacements::kDerived).value_or(""));
+}
+
 Replacements load_replacements_cached(const inputs::RulesSource& src, const std::string& cache_dir) {
   if (cache_dir.empty()) return Replacements::load(src);
-  const std::string rel = "api/replacements.yaml";
-  const std::string yaml = src.require(rel);
-  const std::string digest = digest_hex(yaml);
+  const std::string digest = replacements_digest(src);
   const fs::path path = fs::path(cache_dir) / ("replacements-" + digest + ".bin");
   {
     std::ifstream in(path, std::ios::binary);
@@ -146,7 +148,7 @@ Replacements load_replacements_cached(const inputs::RulesSource& src, const std:
       if (auto cached = decode_replacements(buf.str(), digest)) return std::move(*cached);
     }
   }
-  Replacements parsed = Replacements::parse(yaml, src.describe() + "/" + rel);
+  Replacements parsed = Replacements::load(src);
   try {
     std::error_code ec;
     fs::create_directories(cache_dir, ec);

@@ -1,4 +1,4 @@
-// A pre-parsed copy of rules/api/replacements.yaml kept in lint's cache
+// A pre-parsed copy of rules/api/replacements.yaml (and replacements_derived.yaml) kept in lint's cache
 // directory. yaml-cpp needs about 40 M instructions for the file, a third of
 // lint's fixed cost on a small translation unit; reading the binary copy takes
 // well under a million. The copy is keyed by a digest of the YAML text, so an
@@ -14,6 +14,9 @@ class RulesSource;
 }
 
 namespace torchabi::source {
+
+// The key of both replacement tables' cache entry: an edit of either changes it.
+std::string replacements_digest(const inputs::RulesSource& src);
 
 // Replacements::load, through `cache_dir` when it is not empty. Malformed YAML
 // throws InputError as Replacements::load does; a missing, stale, corrupt or

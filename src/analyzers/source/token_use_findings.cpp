@@ -31,6 +31,7 @@ std::string help_for_token_use(const LintEnv& env, const TokenUse& u) {
       std::string shown = *m->replacement;
       while (!shown.empty() && (shown.back() == ' ' || shown.back() == ',')) shown.pop_back();
       if (e.style == ReplacementStyle::PrefixArgs) shown += "...)";
+      if (e.style == ReplacementStyle::CallTemplate) shown = shown.substr(0, shown.find('(')) + "(...)";
       if (e.style == ReplacementStyle::MethodToFunction) shown += "(tensor, ...)";
       help = (e.style == ReplacementStyle::MethodToFunction ? "Call " : "Use ") + shown +
              (e.header.empty() ? std::string() : " from " + e.header) + since + ".";

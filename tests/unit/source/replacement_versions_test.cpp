@@ -23,6 +23,9 @@ std::string api_name(const std::string& replacement) {
   while (n < replacement.size() && (std::isalnum(static_cast<unsigned char>(replacement[n])) ||
                                     replacement[n] == '_' || replacement[n] == ':'))
     ++n;
+  // "torch::stable::Tensor::operator=": an operator's name runs to the call.
+  if (replacement.substr(0, n).ends_with("operator"))
+    while (n < replacement.size() && replacement[n] != '(' && replacement[n] != ' ') ++n;
   return replacement.substr(0, n);
 }
 

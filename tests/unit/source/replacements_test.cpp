@@ -21,9 +21,21 @@ TEST(Replacements, ShippedEntriesForTheIssueExamples) {
   EXPECT_EQ(tensor->entry->fix, ReplacementFix::Safe);
   EXPECT_EQ(tensor->entry->since, (TorchVersion{2, 9, 0}));
 
-  auto kfloat = shipped().find("c10::kFloat");
-  ASSERT_TRUE(kfloat && kfloat->replacement);
-  EXPECT_EQ(*kfloat->replacement, "torch::headeronly::kFloat");
+  // The header-only headers have the enumerator only (no torch::headeronly::kFloat),
+  // under every legacy spelling of the constant (derived: replacements_derived.yaml).
+  for (const char* k : {"c10::kFloat", "at::kFloat", "torch::kFloat32", "torch::kF32"}) {
+    auto kfloat = shipped().find(k);
+    ASSERT_TRUE(kfloat && kfloat->replacement) << k;
+    EXPECT_EQ(*kfloat->replacement, "torch::headeronly::ScalarType::Float") << k;
+  }
+  auto kint32 = shipped().find("torch::kInt32");
+  ASSERT_TRUE(kint32 && kint32->replacement);
+  EXPECT_EQ(*kint32->replacement, "torch::headeronly::ScalarType::Int");
+  // Idioms a port uses instead of TensorOptions, indexing and nn::functional.
+  EXPECT_EQ(*shipped().find("at::TensorBase::dtype")->replacement, "torch::stable::Tensor::scalar_type");
+  EXPECT_EQ(*shipped().find("torch::nn::functional::pad")->replacement, "torch::stable::pad");
+  EXPECT_EQ(*shipped().find("at::indexing::Slice")->replacement, "torch::stable::narrow");
+  EXPECT_EQ(shipped().find("c10::optional::value")->entry->style, ReplacementStyle::SameMethod);
 
   auto guard = shipped().find("c10::cuda::CUDAGuard");
   ASSERT_TRUE(guard && guard->replacement);
@@ -49,10 +61,15 @@ TEST(Replacements, PatternsExpandWhatTheyMatched) {
   EXPECT_EQ(eq->entry->fix, ReplacementFix::No);
   auto exact = shipped().find("AT_DISPATCH_FLOATING_TYPES", "macro");
   ASSERT_TRUE(exact && exact->replacement);
-  EXPECT_EQ(*exact->replacement, "STABLE_DISPATCH_FLOATING_TYPES");
+  // The header-only headers' dispatch: THO_DISPATCH_V2 with a type group.
+  EXPECT_EQ(*exact->replacement, "THO_DISPATCH_V2($1, $2, AT_WRAP($3), AT_EXPAND(AT_FLOATING_TYPES))");
+  EXPECT_EQ(exact->entry->style, ReplacementStyle::CallTemplate);
   auto generic = shipped().find("AT_DISPATCH_FLOATING_TYPES_AND2", "macro");
   ASSERT_TRUE(generic && generic->replacement);
-  EXPECT_EQ(*generic->replacement, "STABLE_DISPATCH_SWITCH");
+  EXPECT_EQ(*generic->replacement, "THO_DISPATCH_V2");
+  auto twin = shipped().find("AT_DISPATCH_SWITCH", "macro");  // derived from the THO_ twin
+  ASSERT_TRUE(twin && twin->replacement);
+  EXPECT_EQ(*twin->replacement, "THO_DISPATCH_SWITCH");
 }
 
 TEST(Replacements, MalformedEntriesAreRejected) {

@@ -5,6 +5,9 @@
 // expanded, naming the chain, and a definition that is never expanded only
 // gets a note; with missing headers the macro names are found in the tokens.
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 #include <map>
 #include <set>
 
@@ -25,6 +28,63 @@ bool uses_torch_types(CheckContext& ctx) {
   return false;
 }
 
+// "THO_DISPATCH_V2($1, ...)" -> "THO_DISPATCH_V2".
+std::string api_name_of(const std::string& replacement) { return replacement.substr(0, replacement.find('(')); }
+
+// The top-level arguments of the macro call whose '(' is at `open` and whose
+// ')' ends before `end`, trimmed; nullopt when the text does not parse as one
+// (unbalanced brackets, a quote left open).
+std::optional<std::vector<std::string>> call_arguments(std::string_view text, size_t open, size_t end) {
+  std::vector<std::string> args;
+  std::string cur;
+  std::vector<char> nest;
+  for (size_t i = open + 1; i < end && i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      const size_t start = i;
+      for (++i; i < end && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= end) return std::nullopt;
+      cur += text.substr(start, i - start + 1);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') nest.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
+    else if (c == ')' && nest.empty()) {
+      args.push_back(cur);
+      for (auto& a : args) {
+        const size_t b = a.find_first_not_of(" \t\n"), e = a.find_last_not_of(" \t\n");
+        a = b == std::string::npos ? std::string() : a.substr(b, e - b + 1);
+      }
+      return args;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (nest.empty() || nest.back() != c) return std::nullopt;
+      nest.pop_back();
+    } else if (c == ',' && nest.empty()) {
+      args.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  return std::nullopt;
+}
+
+// "THO_DISPATCH_V2($1, $2, AT_WRAP($3), ...)" filled with the call's arguments;
+// nullopt when it names one the call does not have.
+std::optional<std::string> fill_template(const std::string& tmpl, const std::vector<std::string>& args) {
+  std::string out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '$' && i + 1 < tmpl.size() && tmpl[i + 1] >= '1' && tmpl[i + 1] <= '9') {
+      const size_t k = static_cast<size_t>(tmpl[++i] - '1');
+      if (k >= args.size() || args[k].empty()) return std::nullopt;
+      out += args[k];
+    } else {
+      out += tmpl[i];
+    }
+  }
+  return out;
+}
+
 void describe(CheckContext& ctx, const ReplacementMatch& m, findings::Finding& f, const Range& name_range,
               const Range& invocation, bool may_fix) {
   const Replacement& e = *m.entry;
@@ -36,11 +96,26 @@ void describe(CheckContext& ctx, const ReplacementMatch& m, findings::Finding& f
   std::string shown = *m.replacement;
   while (!shown.empty() && (shown.back() == ' ' || shown.back() == ',')) shown.pop_back();
   if (e.style == ReplacementStyle::PrefixArgs) shown += "...)";
+  if (e.style == ReplacementStyle::CallTemplate) shown = api_name_of(shown) + "(...)";
   f.help = "Use " + shown + (e.header.empty() ? "" : " from " + e.header) + since + ".";
   if (!e.note.empty()) f.help += " " + e.note;
   if (!may_fix || e.fix == ReplacementFix::No) return;
   const bool safe = e.fix == ReplacementFix::Safe;
-  if (e.style == ReplacementStyle::PrefixArgs) {
+  if (e.style == ReplacementStyle::CallTemplate) {
+    // The whole call, name to ')', rewritten from its arguments.
+    if (!invocation.valid()) return;
+    std::string_view text = ctx.tu.file_text(name_range.file);
+    size_t p = name_range.end;
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (p >= text.size() || text[p] != '(' || invocation.end > text.size()) return;
+    const auto args = call_arguments(text, p, invocation.end);
+    if (!args) return;
+    const auto filled = fill_template(*m.replacement, *args);
+    if (!filled) return;
+    Range r = name_range;
+    r.end = invocation.end;
+    f.fix = make_fix(r, *filled, safe, "rewrite the " + f.location.symbol + " call with " + api_name_of(*m.replacement));
+  } else if (e.style == ReplacementStyle::PrefixArgs) {
     // NAME( args ) -> replacement args ): only when there are arguments.
     std::string_view text = ctx.tu.file_text(name_range.file);
     size_t p = name_range.end;

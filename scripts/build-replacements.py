@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Derives rules/api/replacements_derived.yaml: the legacy -> stable
+replacements that follow from PyTorch's own files, so they are never typed in.
+
+  scripts/build-replacements.py [--check] [--native-functions YAML] [--legacy-include DIR]
+
+Reads:
+  rules/api/stable_cxx_apis.tsv   the stable C++ API and the release of each name
+                                  (scripts/build-cxx-rules.sh, from the real stable headers)
+  rules/api/headeronly_cxx.tsv    the c10:: entities the header-only headers define
+                                  (scripts/headeronly-cxx.py, from the same headers)
+  native_functions.yaml           ATen's operators and their variants (function/method),
+                                  from Debian's newest python3-torch (scripts/fetch-torch.sh)
+  torch/types.h                   the legacy torch::kInt32-style dtype aliases, from the
+                                  legacy headers (Debian bookworm's libtorch-dev, /usr/include)
+
+Writes one entry per legacy spelling of:
+  - every ScalarType, Layout, MemoryFormat and DeviceType enumerator and constant
+    (c10::kFloat, at::kFloat, torch::kFloat32, at::ScalarType::Float, ...);
+  - every torch::stable::Tensor method under at::Tensor / at::TensorBase (same method);
+  - every torch::stable op of ops.h that ATen has as a function (at::X, torch::X) or a
+    method (x.X(...) -> torch::stable::X(x, ...));
+  - every THO_DISPATCH_* macro under its AT_DISPATCH_* name.
+rules/api/replacements.yaml (hand-written: idioms, notes) is read first and wins
+where both name an API. --check compares instead of writing (exit 1 on a
+difference): the test that keeps the committed file honest.
+"""
+import argparse
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "rules/api/replacements_derived.yaml")
+
+
+def read_tsv(path, header=None):
+    """Rows as dicts; the first non-comment line is the header unless given."""
+    rows = []
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if header is None:
+            header = cols
+            continue
+        rows.append(dict(zip(header, cols)))
+    return rows
+
+
+def release(since):
+    return "2.9" if since.startswith("<=") else since
+
+
+def native_ops(path):
+    """{op base name: set of variants} from native_functions.yaml (no YAML library needed:
+    the file's '- func:' and 'variants:' lines are all this reads)."""
+    ops = {}
+    current = None
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"- func: ([A-Za-z0-9_]+)(\.[A-Za-z0-9_]+)?\(", line)
+        if m:
+            current = m.group(1)
+            ops.setdefault(current, set()).add("function")  # the default when no variants line
+            continue
+        m = re.match(r"\s+variants:\s*(.*)", line)
+        if m and current:
+            variants = {v.strip() for v in m.group(1).split(",")}
+            if "function" not in variants and ops[current] == {"function"}:
+                ops[current] = set()
+            ops[current] |= variants
+    if len(ops) < 1000:
+        sys.exit(f"torchabi: {path}: only {len(ops)} operators: not ATen's native_functions.yaml")
+    return ops
+
+
+def dtype_aliases(types_h):
+    """torch::kInt32 -> 'Int' (the ScalarType enumerator), following alias chains."""
+    text = open(types_h, encoding="utf-8").read()
+    direct = dict(re.findall(r"constexpr auto (k\w+) = (?:at::|c10::)?(k\w+);", text))
+    out = {}
+    for alias in direct:
+        target, seen = direct[alias], set()
+        while target in direct and target not in seen:
+            seen.add(target)
+            target = direct[target]
+        out[alias] = target[1:]  # at::kInt -> "Int"
+    return out
+
+
+def entry(legacy, kind, replacement, since, fix, style=None, header=None, note=None):
+    e = {"legacy": sorted(set(legacy)), "kind": kind, "replacement": replacement, "since": since, "fix": fix}
+    if style:
+        e["style"] = style
+    if header:
+        e["header"] = header
+    if note:
+        e["note"] = note
+    return e
+
+
+def derive(stable, headeronly, ops, aliases):
+    by_name = {r["name"]: r for r in stable}
+    out = []
+    # ---- enumerations: every enumerator under every legacy spelling ------------
+    for enum in ("ScalarType", "Layout", "MemoryFormat", "DeviceType"):
+        stable_type = by_name.get(f"torch::headeronly::{enum}")
+        if not stable_type:
+            continue
+        since, header = release(stable_type["since"]), stable_type["header"]
+        names = sorted(r["name"].rsplit("::", 1)[1] for r in headeronly
+                       if r["kind"] == "enumerator" and r["name"].startswith(f"c10::{enum}::"))
+        for n in names:
+            repl = f"torch::headeronly::{enum}::{n}"
+            out.append(entry([f"c10::{enum}::{n}", f"at::{enum}::{n}", f"torch::{enum}::{n}"], "enumerator", repl,
+                             since, "safe", header=header))
+            if enum == "ScalarType":
+                # c10::kFloat (DEFINE_CONSTANT in the legacy ScalarType.h) and its at:: spelling;
+                # the header-only headers have the enumerator only.
+                legacy = [f"c10::k{n}", f"at::k{n}"] + [f"torch::{a}" for a, t in aliases.items() if t == n]
+                out.append(entry(legacy, "variable", repl, since, "safe", header=header,
+                                 note="The header-only headers have the enumerator, not the k-constant."))
+    # DeviceType and Layout constants the header-only headers do define (kCPU, kStrided).
+    for r in stable:
+        m = re.fullmatch(r"torch::headeronly::(k\w+)", r["name"])
+        if m and r["kind"] == "variable":
+            k = m.group(1)
+            out.append(entry([f"c10::{k}", f"at::{k}", f"torch::{k}"], "variable", r["name"], release(r["since"]),
+                             "safe", header=r["header"]))
+    # ---- torch::stable::Tensor methods: unchanged on a stable tensor ------------
+    for r in stable:
+        m = re.fullmatch(r"torch::stable::Tensor::(\w+|operator=)", r["name"])
+        if m and r["kind"] == "method":
+            meth = m.group(1)
+            out.append(entry([f"at::Tensor::{meth}", f"at::TensorBase::{meth}"], "method", r["name"],
+                             release(r["since"]), "safe", style="same-method", header=r["header"],
+                             note="The call is unchanged once the receiver is a torch::stable::Tensor."))
+    # ---- THO_ macros with an AT_ twin (THO_DISPATCH_SWITCH for AT_DISPATCH_SWITCH) ----
+    for r in stable:
+        m = re.fullmatch(r"THO_(DISPATCH\w*)", r["name"])
+        if m and r["kind"] == "macro" and not m.group(1).endswith("_TMPL"):
+            out.append(entry([f"AT_{m.group(1)}"], "macro", r["name"], release(r["since"]), "unsafe", header=r["header"],
+                             note=f"{r['name']} is {'AT_' + m.group(1)} of the header-only headers: it takes a "
+                                  "torch::headeronly::ScalarType."))
+    # ---- stable ops that ATen has ------------------------------------------------
+    for r in stable:
+        m = re.fullmatch(r"torch::stable::(\w+)", r["name"])
+        if not m or r["kind"] != "function" or not r["header"].endswith("/ops.h"):
+            continue
+        op = m.group(1)
+        variants = ops.get(op, set())
+        since = release(r["since"])
+        if "function" in variants:
+            out.append(entry([f"at::{op}", f"torch::{op}"], "function", r["name"], since, "unsafe", header=r["header"],
+                             note=f"torch::stable::{op} takes stable types; arguments the legacy call "
+                                  "passed as TensorOptions or Scalar become separate values."))
+        if "method" in variants:
+            out.append(entry([f"at::Tensor::{op}"], "method", r["name"], since, "unsafe", style="method-to-function",
+                             header=r["header"],
+                             note=f"Call torch::stable::{op}(tensor, ...) from torch/csrc/stable/ops.h instead of the method."))
+    return out
+
+
+def check_alternatives(stable):
+    """Each alternative's `use` must exist with the release it claims, and be
+    older than what it stands in for (both read from the stable headers' table)."""
+    since = {r["name"]: release(r["since"]) for r in stable}
+    vt = lambda v: tuple(int(x) for x in v.split("."))
+    bad = []
+    text = open(os.path.join(ROOT, "rules/api/alternatives.yaml"), encoding="utf-8").read()
+    for m in re.finditer(r"- for: (\S+)\n\s+use: (\S+)\n\s+since: \"([0-9.]+)\"", text):
+        for_api, use, claimed = m.groups()
+        if use not in since:
+            bad.append(f"{use}: not in stable_cxx_apis.tsv")
+        elif since[use] != claimed:
+            bad.append(f"{use}: since {claimed}, but the stable headers say {since[use]}")
+        elif for_api not in since:
+            bad.append(f"{for_api}: not in stable_cxx_apis.tsv")
+        elif vt(since[for_api]) <= vt(claimed):
+            bad.append(f"{use} ({claimed}) is no older than {for_api} ({since[for_api]})")
+    if not re.search(r"- for: ", text):
+        bad.append("no entries")
+    return bad
+
+
+def dump(entries, sources):
+    lines = ["# Generated by scripts/build-replacements.py; do not edit by hand.",
+             "# Legacy -> stable replacements derived from PyTorch's own files:"]
+    lines += [f"#   {s}" for s in sources]
+    lines += ["# rules/api/replacements.yaml (hand-written) is read first and wins where both name an API.",
+              "", "apis:"]
+    for e in entries:
+        lines.append("  - legacy: [" + ", ".join(f'"{l}"' for l in e["legacy"]) + "]")
+        for key in ("kind", "replacement", "header", "since", "fix", "style", "note"):
+            if key in e:
+                lines.append(f'    {key}: "{e[key]}"')
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--native-functions", default=os.path.join(
+        ROOT, "build/torch-sid/root/usr/lib/python3/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml"))
+    ap.add_argument("--legacy-include", default="/usr/include")
+    a = ap.parse_args()
+    types_h = os.path.join(a.legacy_include, "torch/csrc/api/include/torch/types.h")
+    for p in (a.native_functions, types_h):
+        if not os.path.exists(p):
+            print(f"torchabi: {p}: missing (scripts/fetch-torch.sh; libtorch-dev)", file=sys.stderr)
+            return 77
+    # Its header is a comment line ("# name since kind header").
+    stable = read_tsv(os.path.join(ROOT, "rules/api/stable_cxx_apis.tsv"), ["name", "since", "kind", "header"])
+    headeronly = read_tsv(os.path.join(ROOT, "rules/api/headeronly_cxx.tsv"))
+    text = dump(derive(stable, headeronly, native_ops(a.native_functions), dtype_aliases(types_h)),
+                ["rules/api/stable_cxx_apis.tsv, rules/api/headeronly_cxx.tsv (the real stable headers)",
+                 "ATen's native_functions.yaml (Debian's python3-torch)",
+                 "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)"])
+    if a.check:
+        bad = check_alternatives(stable)
+        for b in bad:
+            print(f"torchabi: rules/api/alternatives.yaml: {b}", file=sys.stderr)
+        if bad:
+            return 1
+        old = open(OUT, encoding="utf-8").read() if os.path.exists(OUT) else ""
+        if old != text:
+            print(f"torchabi: {OUT} differs from what the files give: run scripts/build-replacements.py", file=sys.stderr)
+            return 1
+        print(f"{OUT}: up to date ({text.count('  - legacy:')} entries)")
+        return 0
+    open(OUT, "w", encoding="utf-8").write(text)
+    print(f"{OUT}: {text.count('  - legacy:')} entries")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
