@@ -263,6 +263,54 @@ TEST(MigrateFix, FixedCodeCompilesAgainstTheRealStableHeadersAtThePlannedTarget)
   }
 }
 
+// fixtures/migrate/ports: legacy files and the stable ports a maintainer
+// wrote by hand. The plan gives (almost) every use the port changed a
+// replacement, and its lowest target is the port's unless a use it names
+// forces more; the ports themselves compile against the real headers.
+TEST(MigratePlan, PortsGetAReplacementForWhatThePortChangedAndTheLowestTarget) {
+  REQUIRE_LIBTORCH();
+  struct Want {
+    const char* port;
+    std::set<std::string> without_replacement;  // besides #includes
+    const char* target;
+    std::vector<std::string> forced_by;
+  };
+  const std::vector<Want> wants = {
+      {"attn", {"at::Tensor::add_", "c10::TensorOptions"}, "2.10",
+       {"at::Tensor::contiguous at ports/attn/legacy.cpp:28 -> torch::stable::contiguous"}},
+      {"rmsnorm", {}, "2.9", {}},
+  };
+  for (const auto& w : wants) {
+    const std::string dir = copy_fixtures({"ports"});
+    const std::string file = std::string("ports/") + w.port + "/legacy.cpp";
+    auto r = migrate(dir, {"--format", "json"}, {file});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = r.json();
+    std::set<std::string> missing;
+    for (const auto& a : j["apis"]) {
+      const std::string api = a["api"];
+      if (a["replacement"].is_null() && api.find('/') == std::string::npos) missing.insert(api);
+    }
+    EXPECT_EQ(missing, w.without_replacement) << w.port;
+    EXPECT_EQ(j["target_version"]["release"], w.target) << w.port;
+    EXPECT_EQ(j["target_version"]["forced_by"].get<std::vector<std::string>>(), w.forced_by) << w.port;
+    EXPECT_GT(j["summary"]["unchanged"].get<size_t>(), 5u) << w.port;  // x.size(), ==, ... are not work
+  }
+}
+
+TEST(MigratePlan, HandWrittenPortsCompileAgainstTheRealHeadersAtTheirTarget) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  for (const char* port : {"attn", "rmsnorm"}) {
+    const fs::path d = fixtures() / "ports" / port;
+    const std::string target = slurp(d / "TARGET").substr(0, slurp(d / "TARGET").find('\n'));
+    const std::string hex = target == "2.9" ? "0x0209000000000000" : target == "2.10" ? "0x020a000000000000" : "";
+    ASSERT_FALSE(hex.empty()) << target;
+    const std::string cmd = "g++ -fsyntax-only -std=c++17 -DTORCH_TARGET_VERSION=" + hex + " -isystem '" +
+                            torchabi::test::real_torch_include() + "' '" + (d / "stable.cpp").string() + "' 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  }
+}
+
 TEST(MigrateFix, TheDiffAppliesWithPatch) {
   REQUIRE_LIBTORCH();
   if (std::system("patch --version > /dev/null 2>&1") != 0) GTEST_SKIP() << "GNU patch is not installed";
