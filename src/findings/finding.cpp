@@ -50,4 +50,13 @@ std::vector<std::string> Report::take_facts(std::string_view key) {
   return out;
 }
 
+Finding make_finding(std::string rule, Location where, std::string message, std::string help) {
+  Finding f;
+  f.rule = std::move(rule);
+  f.location = std::move(where);
+  f.message = std::move(message);
+  f.help = std::move(help);
+  return f;
+}
+
 }  // namespace torchabi::findings

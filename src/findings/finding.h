@@ -59,6 +59,10 @@ struct Finding {
   std::string fingerprint() const;
 };
 
+// A finding of `rule` at `where` with its message and help: what most
+// analyzers build before adding notes or a fix.
+Finding make_finding(std::string rule, Location where, std::string message, std::string help);
+
 // One analysed thing: a shared library, a wheel, a translation unit. Carries
 // the per-subject verdict that is not itself a problem (a library that is
 // STABLE still deserves a line in the report).

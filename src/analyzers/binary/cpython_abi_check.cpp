@@ -145,12 +145,7 @@ void check_cpython_abi(const LibraryScan& scan, std::string_view member, const P
   if (!abi3) return;
 
   auto finding = [&](const char* rule, std::string message, std::string help) {
-    findings::Finding f;
-    f.rule = rule;
-    f.location = where;
-    f.message = std::move(message);
-    f.help = std::move(help);
-    return f;
+    return findings::make_finding(rule, where, std::move(message), std::move(help));
   };
   if (file.kind == PythonAbiClaim::Kind::VersionSpecific) {
     report.add(finding("binary-abi3-non-limited-api",

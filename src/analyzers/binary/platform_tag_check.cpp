@@ -32,12 +32,7 @@ std::string tag_list(const std::vector<PlatformTag>& tags) {
 }
 
 findings::Finding make(const char* rule, const findings::Location& where, std::string message, std::string help) {
-  findings::Finding f;
-  f.rule = rule;
-  f.location = where;
-  f.message = std::move(message);
-  f.help = std::move(help);
-  return f;
+  return findings::make_finding(rule, where, std::move(message), std::move(help));
 }
 
 // "GLIBC_2.34" -> {"GLIBC", "2.34"}; "CXXABI_TM_1" -> {"CXXABI", "TM_1"}.
