@@ -18,11 +18,13 @@
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
+#include "analyzers/migration/target_choice.h"
 #include "analyzers/migration/unified_diff.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/replacements.h"
 #include "analyzers/source/replacements_cache.h"
 #include "analyzers/source/tu_check.h"
+#include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
@@ -47,6 +49,7 @@ struct MigrateArgs {
   bool fix = false;
   bool dry_run = false;
   bool unsafe_fixes = false;
+  std::string target_version;  // --target-version: a ceiling for the plan and for --fix
   LintOptionsArgs lint;
 };
 
@@ -108,6 +111,10 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
 
 int run(MigrateArgs& a, CLI::App& cmd) {
   validate(a, cmd);
+  const inputs::ApiCatalog& catalog = inputs::ApiCatalog::current();
+  // Read before the (long) analysis, so that a bad value fails at once.
+  const std::optional<TorchVersion> ceiling =
+      a.target_version.empty() ? std::nullopt : audit_target_version(a.target_version, "", {}, catalog);
   const auto& rules = inputs::RulesSource::current();
   const BlockerCatalog blockers = BlockerCatalog::load(rules);
   const MigrationRewrites rewrites = MigrationRewrites::load(rules);
@@ -136,12 +143,25 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   for (const auto& r : a.lint.project_roots) roots.push_back(fs::absolute(r).lexically_normal().string());
   if (roots.empty()) roots = targets.default_roots;
   IncludeGraph includes = project_includes(targets, roots, uses);
+  const Alternatives alternatives = Alternatives::load(rules);
+  apply_alternatives(uses, alternatives);
+  // Code of other configurations: manual, and never counted by settle_includes.
+  std::vector<ApiUse> inactive_uses = uses_in_inactive_branches(out.report, replacements);
+  apply_alternatives(inactive_uses, alternatives);
+
+  // What --fix writes builds at the plan's lowest target (or at the
+  // --target-version ceiling): older spellings where the newer one would
+  // raise it, no rewrite where nothing fits. The plan counts the same.
+  std::vector<ApiUse> all = uses;
+  all.insert(all.end(), inactive_uses.begin(), inactive_uses.end());
+  const TorchVersion target = ceiling ? *ceiling : choose_target(all, catalog.baseline()).target;
+  const std::vector<std::string> withheld = fit_fixes_to_target(uses, target);
+  if (!withheld.empty()) settle_dependent_fixes(uses, rewrites);
   settle_includes(uses, includes);
-  // Code of other configurations: manual, and after settle_includes, which must not count it.
-  for (auto& u : uses_in_inactive_branches(out.report, replacements)) uses.push_back(std::move(u));
-  apply_alternatives(uses, Alternatives::load(inputs::RulesSource::current()));
+  for (auto& u : inactive_uses) uses.push_back(std::move(u));
 
   if (a.fix) {
+    for (const auto& w : withheld) std::cerr << "torchabi: note: " << w << "\n";
     FixSessionInputs in;
     in.uses = uses;
     in.includes = includes;
@@ -167,7 +187,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   in.uses = std::move(uses);
   in.files_analysed = includes.size();
   in.includes = std::move(includes);
-  in.baseline = inputs::ApiCatalog::current().baseline();
+  in.baseline = catalog.baseline();
+  in.ceiling = ceiling;
   in.notes = out.warnings;
   for (const auto& f : out.report.findings)
     if (f.rule == "source-parse-incomplete") in.notes.push_back(f.location.display() + ": " + f.message);
@@ -193,6 +214,9 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
   cmd->add_flag("--dry-run", args->dry_run, "With --fix: print the rewrites as a unified diff; exit 1 if there are any")
       ->group("Fix");
   cmd->add_flag("--unsafe-fixes", args->unsafe_fixes, "With --fix: also apply rewrites that need review")->group("Fix");
+  cmd->add_option("--target-version", args->target_version,
+                  "Stay at or below this release (2.9, 0x0209000000000000): the plan lists what cannot, --fix writes "
+                  "the spellings that build there (default: the plan's lowest target)");
   add_lint_options(*cmd, args->lint);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {

@@ -35,6 +35,15 @@ struct Location {
 
 enum class FixSafety { Safe, Unsafe };
 
+// Original bytes [begin_offset, end_offset) that a fix-it's replacement
+// copies verbatim, starting at `at` in the replacement.
+struct KeptText {
+  uint32_t begin_offset = 0;
+  uint32_t end_offset = 0;
+  uint32_t at = 0;
+  bool operator==(const KeptText&) const = default;
+};
+
 // A replacement of [begin, end) in `file` (byte offsets), as clang fix-its are.
 struct FixIt {
   std::string file;
@@ -43,6 +52,13 @@ struct FixIt {
   std::string replacement;
   FixSafety safety = FixSafety::Unsafe;
   std::string description;
+  // The release the rewritten code needs (unset: any). `migrate --fix` does
+  // not write code its target release cannot build.
+  std::optional<TorchVersion> needs;
+  // The text this rewrite keeps (a macro's lambda argument, a call's
+  // receiver): a fix-it inside it is applied to the copy, not refused as an
+  // overlap (migration/fix_nesting.h).
+  std::vector<KeptText> kept;
 };
 
 struct Finding {
@@ -53,6 +69,10 @@ struct Finding {
   std::string help;                   // what to do instead
   std::vector<std::string> notes;     // supporting facts (include chains, symbols, ...)
   std::optional<FixIt> fix;
+  // The same rewrite spelled for an older release (`static_cast<T*>(x.data_ptr())`
+  // for `x.mutable_data_ptr<T>()`): taken instead of `fix` when the target is
+  // older than `fix->needs`.
+  std::optional<FixIt> fallback_fix;
 
   // Identity that survives unrelated edits: rule, file, member, symbol and the
   // message, but not line numbers. Baselines store these.

@@ -125,6 +125,15 @@ std::string render_plan_html(const MigrationPlan& p) {
     }
     s += ".</p>\n";
   }
+  if (p.ceiling) {
+    s += "<p id=\"ceiling\">Asked to stay at or below <b>" + esc(p.ceiling->str()) + "</b>: ";
+    if (p.above_ceiling.empty()) s += "every replacement fits.</p>\n";
+    else {
+      s += num(p.above_ceiling.size()) + " use(s) have no stable spelling that old.</p>\n<ul id=\"above-ceiling\">";
+      for (const auto& line : p.above_ceiling) s += "<li><code>" + esc(line) + "</code></li>";
+      s += "</ul>\n";
+    }
+  }
 
   s += "<h2>Remaining work per file</h2>\n";
   if (p.files.empty()) s += "<p>Nothing left: every use is stable.</p>\n";

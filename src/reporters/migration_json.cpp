@@ -39,7 +39,9 @@ std::string render_plan_json(const MigrationPlan& p) {
   if (p.target)
     j["target_version"] = {{"release", p.target->str()}, {"hex", p.target->hex()},
                            {"is_baseline", p.target_is_baseline}, {"set_by", p.target_set_by},
-                           {"forced_by", p.target_forced_by}};
+                           {"forced_by", p.target_forced_by},
+                           {"ceiling", version_or_null(p.ceiling)},
+                           {"above_ceiling", p.above_ceiling}};
   else
     j["target_version"] = nullptr;
 

@@ -67,6 +67,17 @@ std::string render_plan_markdown(const MigrationPlan& p) {
       out += "\n";
     }
   }
+  if (p.ceiling) {
+    out += "Asked to stay at or below **" + p.ceiling->str() + "** (`--target-version`): ";
+    if (p.above_ceiling.empty()) out += "every replacement fits.\n\n";
+    else {
+      out += std::to_string(p.above_ceiling.size()) + " use" + (p.above_ceiling.size() == 1 ? " has" : "s have") +
+             " no stable spelling that old:\n";
+      for (size_t i = 0; i < p.above_ceiling.size() && i < 20; ++i) out += "- " + cell(p.above_ceiling[i]) + "\n";
+      if (p.above_ceiling.size() > 20) out += "- and " + std::to_string(p.above_ceiling.size() - 20) + " more\n";
+      out += "\n";
+    }
+  }
 
   if (!p.apis.empty()) {
     out += "### APIs to replace\n\n| API | uses | stable replacement | since | how | files |\n|---|---:|---|---|---|---|\n";

@@ -490,6 +490,11 @@ TEST(MigrateCli, BadOptionsAreOneLineInputErrors) {
   EXPECT_EQ(dry.exit_code, 2);
   EXPECT_NE(dry.err.find("--dry-run"), std::string::npos) << dry.err;
 
+  auto target = run_torchabi({"migrate", "--target-version", "2.banana", "a.cpp"});
+  EXPECT_EQ(target.exit_code, 2);
+  EXPECT_NE(target.err.find("--target-version"), std::string::npos) << target.err;
+  EXPECT_EQ(std::count(target.err.begin(), target.err.end(), '\n'), 1) << target.err;
+
   auto out = run_torchabi({"migrate", "--fix", "-o", "x.diff", "a.cpp"});
   EXPECT_EQ(out.exit_code, 2);
   EXPECT_NE(out.err.find("in place"), std::string::npos) << out.err;
@@ -578,4 +583,81 @@ TEST(MigrateHtml, RendersItsTableAndChartInChromium) {
     if (per_use < 0) per_use = ratio;
     EXPECT_NEAR(ratio, per_use, 0.5) << bar.dump();
   }
+}
+
+// The bar for --fix: the code it writes reaches the plan's lowest
+// target. rmsnorm's port targets 2.9: the templated data_ptr<T>() inside the
+// AT_DISPATCH lambda becomes the 2.9 cast (not the 2.10 mutable_data_ptr<T>),
+// composed with the THO_DISPATCH_V2 rewrite of the call around it; the result
+// compiles with g++ against the real 2.14.1 headers at 2.9 and lints clean
+// there. Asked for 2.10, --fix writes the newer spelling.
+TEST(MigrateFix, FixedPortReachesThePlannedTargetAndLintsCleanAgainstTheRealHeaders) {
+  REQUIRE_LIBTORCH();
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string file = "ports/rmsnorm/legacy.cpp";
+  struct Case {
+    std::vector<std::string> args;
+    const char* hex;
+    const char* wants;
+    const char* not_wants;
+  };
+  for (const Case& c : {Case{{}, "0x0209000000000000", "static_cast<scalar_t*>(x.data_ptr())", "mutable_data_ptr"},
+                        Case{{"--target-version", "2.10"}, "0x020a000000000000", "x.mutable_data_ptr<scalar_t>()",
+                             "static_cast<scalar_t*>"}}) {
+    const std::string dir = copy_fixtures({"ports"});
+    auto plan = migrate(dir, {"--format", "json"}, {file});
+    ASSERT_EQ(plan.exit_code, 0) << plan.err;
+    EXPECT_EQ(plan.json()["target_version"]["hex"], "0x0209000000000000");
+    std::vector<std::string> args = {"--fix", "--unsafe-fixes"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    auto fix = migrate(dir, args, {file});
+    ASSERT_EQ(fix.exit_code, 0) << fix.err;
+    const std::string after = slurp(fs::path(dir) / file);
+    EXPECT_NE(after.find(c.wants), std::string::npos) << after;
+    EXPECT_EQ(after.find(c.not_wants), std::string::npos) << after;
+    EXPECT_NE(after.find("THO_DISPATCH_V2(x.scalar_type(), \"rms_norm\", AT_WRAP([&] {"), std::string::npos) << after;
+    EXPECT_EQ(after.find("torch/extension.h"), std::string::npos) << after;
+
+    const std::string inc = torchabi::test::real_torch_include();
+    const std::string cmd = "cd '" + dir + "' && g++ -fsyntax-only -std=c++17 -DTORCH_TARGET_VERSION=" + c.hex +
+                            " -isystem '" + inc + "' '" + file + "' 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto lint = run_torchabi({"lint", "--format", "json", "--no-cache", file, "--", "-std=c++17",
+                              std::string("-DTORCH_TARGET_VERSION=") + c.hex, "-isystem", inc},
+                             dir);
+    EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+    for (const auto& f : lint.json()["findings"]) ADD_FAILURE() << f.dump();
+  }
+}
+
+// --target-version is a ceiling: the plan stays at or below it and lists the
+// uses that cannot; --fix leaves those (and what depends on them) alone.
+TEST(MigratePlan, ATargetVersionCeilingListsWhatCannotStayUnderIt) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"def_with_kernel"});
+  const std::string file = "def_with_kernel/pack_op.cpp";
+  auto free = migrate(dir, {"--format", "json"}, {file});
+  ASSERT_EQ(free.exit_code, 0) << free.err;
+  EXPECT_EQ(free.json()["target_version"]["release"], "2.10");
+  EXPECT_TRUE(free.json()["target_version"]["ceiling"].is_null());
+
+  auto capped = migrate(dir, {"--format", "json", "--target-version", "2.9"}, {file});
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const auto t = capped.json()["target_version"];
+  EXPECT_EQ(t["release"], "2.9");
+  EXPECT_EQ(t["ceiling"], "2.9");
+  EXPECT_EQ(t["above_ceiling"].get<std::vector<std::string>>(),
+            std::vector<std::string>{"at::Tensor::contiguous at def_with_kernel/pack_op.cpp:11 -> torch::stable::contiguous needs 2.10"});
+  // The tensor type waits for contiguous: nothing that needs a stable tensor counts as fixable.
+  EXPECT_EQ(apis_by_name(capped.json())["at::Tensor"]["counts"]["manual"], 4);
+
+  auto md = migrate(dir, {"--target-version", "0x0209000000000000"}, {file});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("Asked to stay at or below **2.9**"), std::string::npos) << md.out;
+
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes", "--dry-run", "--target-version", "2.9"}, {file});
+  EXPECT_NE(fix.err.find("not rewritten: torch::stable::contiguous needs 2.10, newer than the target 2.9"),
+            std::string::npos)
+      << fix.err;
+  EXPECT_EQ(fix.out.find("torch::stable::contiguous"), std::string::npos) << fix.out;
 }

@@ -1,8 +1,10 @@
 #include "analyzers/migration/call_rewrite_check.h"
 
 #include <cctype>
+#include <optional>
 
 #include "analyzers/source/tu_check.h"
+#include "findings/replacement_builder.h"
 
 namespace torchabi::migration {
 
@@ -62,7 +64,50 @@ private:
     f.help = "Call " + t.rename + "<...>() on a torch::stable::Tensor" + (t.since ? " (PyTorch " + t.since->str() + "+)" : "") +
              ". " + t.note;
     f.fix = source::make_fix(r.range, t.rename, t.safe, "rename `" + written + "<...>` to `" + t.rename + "<...>`");
+    f.fix->needs = t.since;
+    if (auto older = older_form(r, text, p, t, f.fix->safety == findings::FixSafety::Safe)) {
+      f.fallback_fix = std::move(older);
+      f.fallback_fix->needs = t.older_since;
+    }
     ctx.report(std::move(f));
+  }
+
+  // `x.data_ptr<float>()` -> `static_cast<float*>(x.data_ptr())`, built from
+  // the text: only a call with no arguments whose template arguments end
+  // where `(` starts. `open` is the position of `<`.
+  static std::optional<findings::FixIt> older_form(const Reference& r, std::string_view text, size_t open,
+                                                   const TemplatedMethodRename& t, bool safe) {
+    if (t.older_form.empty() || !r.call_range.valid() || r.call_range.file != r.range.file ||
+        r.call_range.end > text.size() || r.call_range.begin > r.range.begin)
+      return std::nullopt;
+    size_t depth = 0, close = open;
+    for (; close < r.call_range.end; ++close) {
+      if (text[close] == '<' || text[close] == '(') ++depth;
+      else if ((text[close] == '>' || text[close] == ')') && --depth == 0) break;
+    }
+    if (close >= r.call_range.end || text[close] != '>') return std::nullopt;
+    std::string rest;
+    for (size_t i = close + 1; i < r.call_range.end; ++i)
+      if (!std::isspace(static_cast<unsigned char>(text[i]))) rest += text[i];
+    if (rest != "()") return std::nullopt;
+    // The callee (`x.contiguous().data_ptr`) is a copy: rewrites inside it compose.
+    findings::ReplacementBuilder out(text);
+    const std::string& form = t.older_form;
+    for (size_t i = 0; i < form.size();) {
+      if (form.compare(i, 2, "$T") == 0) {
+        out.copy(static_cast<uint32_t>(open + 1), static_cast<uint32_t>(close));
+        i += 2;
+      } else if (form.compare(i, 7, "$CALLEE") == 0) {
+        out.copy(r.call_range.begin, r.range.end);
+        i += 7;
+      } else {
+        out.text(std::string_view(&form[i], 1));
+        ++i;
+      }
+    }
+    if (!out.ok()) return std::nullopt;
+    return out.fix(r.call_range.file, r.call_range.begin, r.call_range.end, safe,
+                   "rewrite `" + slice(text, r.call_range) + "` as `" + out.str() + "`");
   }
 
   // `m.def("op(...) -> ...", &kernel)` -> `m.def("op(...) -> ...").impl("op", TORCH_BOX(&kernel))`.
@@ -117,17 +162,21 @@ private:
     // `p->op()` would need `*p`; left to lint's finding without a fix.
     const std::string_view between = text.substr(r.receiver_range.end, r.range.begin - r.receiver_range.end);
     if (between.find("->") != std::string_view::npos) return;
-    std::string call = *m->replacement + "(" + slice(text, r.receiver_range);
-    for (size_t i = 0; i < written; ++i) call += ", " + slice(text, r.argument_ranges[i]);
-    call += ")";
+    findings::ReplacementBuilder built(text);
+    built.text(*m->replacement).text("(").copy(r.receiver_range.begin, r.receiver_range.end);
+    for (size_t i = 0; i < written; ++i) built.text(", ").copy(r.argument_ranges[i].begin, r.argument_ranges[i].end);
+    built.text(")");
+    if (!built.ok()) return;
+    const std::string& call = built.str();
     // (Lint keeps one finding per place and message: this one's message differs
     // from lint's own so that both reach the adapter, which keeps the fix-it.)
     auto f = finding_at(r, "calls unstable PyTorch API with defaulted arguments: method " + r.qualified);
     f.help = "Call " + call + (m->entry->header.empty() ? "" : " from " + m->entry->header) +
              (m->entry->since ? " (PyTorch " + m->entry->since->str() + "+)" : "") +
              "; the arguments left to their defaults stay unwritten.";
-    f.fix = source::make_fix(r.call_range, call, m->entry->fix == source::ReplacementFix::Safe,
-                             "rewrite `" + slice(text, r.call_range) + "` as `" + call + "`");
+    f.fix = built.fix(r.call_range.file, r.call_range.begin, r.call_range.end,
+                      m->entry->fix == source::ReplacementFix::Safe,
+                      "rewrite `" + slice(text, r.call_range) + "` as `" + call + "`");
     ctx.report(std::move(f));
   }
 

@@ -162,7 +162,10 @@ CheckedFixes plan_checked_fixes(FixSessionInputs in, const std::vector<inputs::C
     out.notes.push_back("left unchanged (" + std::to_string(dropped) + " rewrite" + (dropped == 1 ? "" : "s") +
                         "): " + files + ": " + why);
     for (auto& u : in.uses)
-      if (u.fix && revert.count(normal_path(u.fix->file))) u.fix.reset();
+      if (u.fix && revert.count(normal_path(u.fix->file))) {
+        u.fix.reset();
+        u.fallback_fix.reset();
+      }
   }
   out.plan = plan_fixes(in);
   return out;

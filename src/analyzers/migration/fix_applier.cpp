@@ -4,8 +4,11 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
+#include <tuple>
 #include <sstream>
 
+#include "analyzers/migration/fix_nesting.h"
 #include "analyzers/migration/include_graph.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
@@ -43,9 +46,13 @@ std::string where(const std::string& text, const FixIt& f) {
   return f.file + ":" + std::to_string(line_of(text, f.begin_offset));
 }
 
+std::string shown(const FixIt& f) { return f.description.empty() ? "'" + f.replacement + "'" : f.description; }
+
 struct Candidate {
   const FixIt* fix;
   size_t order;  // position in the input, to keep ties stable
+  const std::vector<FixIt>* absorbed = nullptr;  // the nested rewrites `fix` now includes
+  const FixIt* given = nullptr;                   // `fix` as it came in, before it absorbed them
 };
 
 FileRewrite rewrite_one(const std::string& path, const std::vector<Candidate>& fixes,
@@ -98,38 +105,65 @@ FileRewrite rewrite_one(const std::string& path, const std::vector<Candidate>& f
     ok.push_back(c);
   }
 
+  // Rewrites inside the text another rewrite keeps become part of it.
+  // The same edit reported twice (a header seen from two translation units) goes in once.
+  std::vector<FixIt> raw;
+  {
+    std::set<std::tuple<uint32_t, uint32_t, std::string>> seen;
+    std::vector<Candidate> unique;
+    for (const auto& c : ok)
+      if (seen.emplace(c.fix->begin_offset, c.fix->end_offset, c.fix->replacement).second) {
+        unique.push_back(c);
+        raw.push_back(*c.fix);
+      }
+    ok = std::move(unique);
+  }
+  NestingResult nesting = fold_nested_fixes(raw, text);
+  for (const auto& [inner, outer] : nesting.refused)
+    plan.rejected.push_back({inner, "it is inside another edit at " + where(text, outer) + " (" + shown(outer) +
+                                        ") and collides with a rewrite next to it; run --fix again after reviewing the first"});
+  {
+    std::vector<Candidate> top;
+    for (const auto& t : nesting.top) top.push_back({&t.fix, ok[t.index].order, &t.absorbed, ok[t.index].fix});
+    ok = std::move(top);
+  }
+
   std::sort(ok.begin(), ok.end(), [](const Candidate& a, const Candidate& b) {
     if (a.fix->begin_offset != b.fix->begin_offset) return a.fix->begin_offset < b.fix->begin_offset;
     if (a.fix->end_offset != b.fix->end_offset) return a.fix->end_offset < b.fix->end_offset;
     return a.order < b.order;
   });
 
-  std::vector<const FixIt*> accepted;
+  std::vector<const Candidate*> accepted;
   for (const auto& c : ok) {
     const FixIt& f = *c.fix;
     if (!accepted.empty()) {
-      const FixIt& prev = *accepted.back();
+      const FixIt& prev = *accepted.back()->fix;
       if (prev.begin_offset == f.begin_offset && prev.end_offset == f.end_offset && prev.replacement == f.replacement)
         continue;  // the same edit reported twice (e.g. a header seen from two translation units)
       // Accepted edits are disjoint and sorted, so only the last can overlap.
       const bool both_insert_here = prev.begin_offset == prev.end_offset && f.begin_offset == f.end_offset &&
                                     prev.begin_offset == f.begin_offset;
       if (f.begin_offset < prev.end_offset || both_insert_here) {
-        plan.rejected.push_back({f, "it overlaps another edit at " + where(text, prev) + " (" +
-                                        (prev.description.empty() ? "'" + prev.replacement + "'" : prev.description) +
-                                        "); run --fix again after reviewing the first"});
+        const std::string why = "it overlaps another edit at " + where(text, prev) + " (" + shown(prev) +
+                                "); run --fix again after reviewing the first";
+        plan.rejected.push_back({f, why});
+        for (const auto& a : *c.absorbed) plan.rejected.push_back({a, why});
         continue;
       }
     }
-    accepted.push_back(&f);
+    accepted.push_back(&c);
   }
 
   size_t cursor = 0;
-  for (const FixIt* f : accepted) {
+  for (const Candidate* c : accepted) {
+    const FixIt* f = c->fix;
     out.after.append(text, cursor, f->begin_offset - cursor);
     out.after += f->replacement;
     cursor = f->end_offset;
-    out.applied.push_back(*f);
+    out.edits.push_back(*f);
+    out.applied.push_back(*c->given);
+    for (const auto& a : *c->absorbed) out.applied.push_back(a);
   }
   out.after.append(text, cursor, std::string::npos);
   return out;

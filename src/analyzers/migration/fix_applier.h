@@ -34,7 +34,10 @@ struct FileRewrite {
   std::string path;
   std::string before;
   std::string after;
-  std::vector<findings::FixIt> applied;  // in file order
+  std::vector<findings::FixIt> applied;  // the fix-its that went in, as given (nested ones too)
+  // The edits made, in file order: a fix-it that absorbed nested ones
+  // (fix_nesting.h) appears once, with them inside its replacement.
+  std::vector<findings::FixIt> edits;
 };
 
 struct RewritePlan {

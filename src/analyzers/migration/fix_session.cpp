@@ -87,7 +87,7 @@ RewritePlan plan_fixes(const FixSessionInputs& in) {
     auto it = by_file.find(n);
     if (it != by_file.end()) {
       h.text = it->second->before;
-      for (const auto& fx : it->second->applied) second.add(fx);
+      for (const auto& fx : it->second->edits) second.add(fx);
       h.file = it->second->path;
       h.needed = needed[n];
     } else {
@@ -103,6 +103,18 @@ RewritePlan plan_fixes(const FixSessionInputs& in) {
     for (auto& fx : header_fixes(h)) second.add(fx);
   }
   RewritePlan two = second.plan();
+  // Pass 2 re-applied pass 1's edits, composed (fix_nesting.h): report the
+  // fix-its they came from, nested ones included.
+  for (auto& f : two.files) {
+    auto it = by_file.find(normal_path(f.path));
+    if (it == by_file.end()) continue;
+    std::set<FixKey> edits;
+    for (const auto& e : it->second->edits) edits.insert(key(e));
+    std::vector<findings::FixIt> given = it->second->applied;
+    for (auto& fx : f.applied)
+      if (!edits.count(key(fx))) given.push_back(std::move(fx));
+    f.applied = std::move(given);
+  }
   two.already_applied += one.already_applied;
   two.rejected.insert(two.rejected.begin(), one.rejected.begin(), one.rejected.end());
   return two;

@@ -107,7 +107,10 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     u.is_include = f.rule == kInclude;
     // Includes are rewritten by the header pass of --fix (header_rewrite.h),
     // which knows what the rewritten file needs; lint's one-for-one swap is not used.
-    if (!u.is_include) u.fix = f.fix;
+    if (!u.is_include) {
+      u.fix = f.fix;
+      u.fallback_fix = f.fallback_fix;
+    }
     const std::string_view kind = f.rule == kMacro ? "macro" : u.is_include ? "header" : "";
     const auto match = replacements.find(u.api, kind);
     const Blocker* blocker = u.is_include ? nullptr : blockers.match(u.api);
@@ -188,6 +191,11 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.note = "Produced by " + it->second + " here; it goes when that is rewritten.";
     }
   }
+  settle_dependent_fixes(uses, rewrites);
+  return uses;
+}
+
+void settle_dependent_fixes(std::vector<ApiUse>& uses, const MigrationRewrites& rewrites) {
   // A legacy function or tensor method that stays (no stable spelling) stops
   // the tensor type's rewrite in its file: called with a torch::stable::Tensor
   // it would not compile, and the compile check of --fix would refuse the
@@ -210,6 +218,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
         !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api))
       continue;
     u.fix.reset();
+    u.fallback_fix.reset();
     u.disposition = Disposition::Manual;
     u.note = "Waits for the legacy calls in this file that have no stable spelling (they would not compile on a torch::stable::Tensor). " + u.note;
   }
@@ -229,6 +238,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       const bool is_block = std::find(block->after.begin(), block->after.end(), u.api) != block->after.end();
       if (!is_block && !rewrites.def_with_kernel_for(u.api)) continue;
       u.fix.reset();
+      u.fallback_fix.reset();
       u.disposition = Disposition::Manual;
       u.note = "Waits for a registration in this file that cannot be rewritten mechanically. " + u.note;
     }
@@ -250,12 +260,14 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       if (it != trigger.end() && (!best || it->second == Disposition::Fixable)) best = it->second;
     }
     if (best) u.disposition = *best;
+    else if (u.disposition == Disposition::Fixable || u.disposition == Disposition::FixableUnsafe)
+      u.disposition = Disposition::Manual;  // what it followed lost its fix-it
   }
 
-  return uses;
 }
 
 void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph) {
+  static const std::string kIncludeGoes = "--fix replaces it with the stable headers the rewritten file uses.";
   std::set<std::string> keeps_legacy;  // files with a use --fix leaves behind
   std::set<std::string> unsafe;        // files with a use only --unsafe-fixes rewrites
   for (const auto& u : uses) {
@@ -286,10 +298,10 @@ void settle_includes(std::vector<ApiUse>& uses, const IncludeGraph& graph) {
     if (!reached(file, keeps_legacy)) {
       // It goes with the last rewrite of its file: with --unsafe-fixes when one needs it.
       u.disposition = reached(file, unsafe) ? Disposition::FixableUnsafe : Disposition::Fixable;
-      u.note = "--fix replaces it with the stable headers the rewritten file uses.";
+      u.note = kIncludeGoes;
     } else {
       u.disposition = Disposition::Manual;
-      if (u.note.empty()) u.note = "Stays until the other legacy uses of this file and its includers are gone.";
+      if (u.note.empty() || u.note == kIncludeGoes) u.note = "Stays until the other legacy uses of this file and its includers are gone.";
     }
   }
 }

@@ -26,6 +26,13 @@ bool is_migration_rule(const std::string& rule);
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites);
 
+// Fix-its that only compile together with others: a legacy call that keeps
+// no fix-it keeps its file's tensor type legacy, a registration that needs a
+// person keeps its library block, and a use that follows a rewrite counts as
+// that rewrite does. uses_from_lint applies it; call it again after taking
+// fix-its away (target_choice.h).
+void settle_dependent_fixes(std::vector<ApiUse>& uses, const MigrationRewrites& rewrites);
+
 // An include of a legacy header counts as fixable when every other use in its
 // file and in the project files that include it is: --fix then replaces it
 // with the stable headers the file needs (fixable-unsafe when one of those

@@ -112,6 +112,13 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
         throw InputError(where, what + " needs methods, rename and replacement");
       t.safe = read_safe(n, what);
       t.since = read_since(n, what);
+      if (const YAML::Node o = n["older"]) {
+        t.older_form = o["form"].as<std::string>("");
+        t.older_since = read_since(o, what + " older");
+        if (t.older_form.find("$T") == std::string::npos || t.older_form.find("$CALLEE") == std::string::npos ||
+            !t.older_since)
+          throw InputError(where, what + ": older needs a form using $T and $CALLEE, and since");
+      }
       out.templated.push_back(std::move(t));
     }
     for (const auto& n : root["def_with_kernel"]) {

@@ -49,6 +49,11 @@ struct TemplatedMethodRename {
   std::optional<TorchVersion> since;
   bool safe = false;
   std::string note;
+  // The same call for an older release, written from the call's text: $CALLEE
+  // is everything up to the member's name (`x.data_ptr`, `p->data_ptr`), $T
+  // the template arguments: "static_cast<$T*>($CALLEE())".
+  std::string older_form;
+  std::optional<TorchVersion> older_since;
 };
 
 // `m.def("op(...) -> ...", &kernel)`: the schema plus a catch-all kernel.

@@ -34,6 +34,7 @@ struct ApiUse {
   findings::Location location;
   bool is_include = false;              // an #include of a non-stable header
   std::optional<findings::FixIt> fix;   // lint's rewrite, when it has one
+  std::optional<findings::FixIt> fallback_fix;  // the same rewrite for an older release (Finding::fallback_fix)
   // Needs no edit of its own: it becomes stable once one of these APIs is
   // rewritten in the same file (x.dim() once x's type is torch::stable::Tensor).
   std::vector<std::string> follows;
@@ -106,6 +107,10 @@ struct MigrationPlan {
   // The uses that need `target` even with every older alternative taken:
   // "at::Tensor::contiguous at a.cpp:28 -> torch::stable::contiguous".
   std::vector<std::string> target_forced_by;
+  // `--target-version V`: the plan stays at or below V; the uses whose every
+  // stable spelling is newer are listed ("at::empty at a.cpp:3 -> torch::stable::empty needs 2.10").
+  std::optional<TorchVersion> ceiling;
+  std::vector<std::string> above_ceiling;
   std::vector<FileProgress> files;  // most remaining work first
   std::vector<WorkGroup> order;
   std::vector<std::string> notes;   // e.g. what the front end could not parse

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analyzers/migration/target_choice.h"
 #include "analyzers/migration/work_order.h"
 
 namespace torchabi::migration {
@@ -58,9 +59,6 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
   std::map<std::string, ApiGroup> groups;
   std::map<std::string, BlockerGroup> blocked;
   std::map<std::string, Counts> per_file;
-  std::optional<TorchVersion> newest;
-  std::set<std::string> newest_by;
-  std::vector<std::string> forced;
   for (const auto& u : in.uses) {
     plan.summary.add(u);
     if (!u.unchanged) per_file[u.location.file].add(u.disposition);
@@ -95,19 +93,6 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
       }
       if (std::find(bg.apis.begin(), bg.apis.end(), u.api) == bg.apis.end()) bg.apis.push_back(u.api);
       bg.uses.push_back(u.location);
-    } else if (u.needs() && !u.replacement.empty() && !u.is_include) {
-      // Lowest means lowest: a use with an older alternative needs only that.
-      const TorchVersion needs = *u.needs();
-      if (!newest || needs > *newest) {
-        newest = needs;
-        newest_by.clear();
-        forced.clear();
-      }
-      if (needs == *newest) {
-        newest_by.insert(u.alternative_since ? u.alternative : u.replacement);
-        forced.push_back(u.api + " at " + u.location.file + ":" + std::to_string(u.location.line) + " -> " +
-                         (u.alternative_since ? u.alternative : u.replacement));
-      }
     }
   }
 
@@ -127,14 +112,13 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
   std::stable_sort(plan.blockers.begin(), plan.blockers.end(),
                    [](const BlockerGroup& a, const BlockerGroup& b) { return a.uses.size() > b.uses.size(); });
 
-  if (!newest || *newest <= in.baseline) {
-    plan.target = in.baseline;
-    plan.target_is_baseline = true;
-  } else {
-    plan.target = newest;
-    plan.target_set_by.assign(newest_by.begin(), newest_by.end());
-    plan.target_forced_by = std::move(forced);
-  }
+  TargetChoice target = choose_target(in.uses, in.baseline, in.ceiling);
+  plan.target = target.target;
+  plan.target_is_baseline = target.is_baseline;
+  plan.target_set_by = std::move(target.set_by);
+  plan.target_forced_by = std::move(target.forced_by);
+  plan.ceiling = in.ceiling;
+  plan.above_ceiling = std::move(target.above_ceiling);
 
   for (const auto& [path, counts] : per_file) plan.files.push_back({path, counts});
   std::stable_sort(plan.files.begin(), plan.files.end(),

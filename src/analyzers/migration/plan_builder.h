@@ -3,6 +3,7 @@
 // TORCH_TARGET_VERSION, and the order of work.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct PlanInputs {
   size_t files_analysed = 0;
   IncludeGraph includes;              // keys and values are normal_path()s
   TorchVersion baseline;              // the catalog's oldest distinguishable release
+  std::optional<TorchVersion> ceiling;  // --target-version: the plan stays at or below it
   std::vector<std::string> notes;
   std::vector<findings::InputFailure> failures;
 };

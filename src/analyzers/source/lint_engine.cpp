@@ -20,7 +20,8 @@ bool is_unstable_rule(const std::string& rule) {
 }
 
 std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const LintOptions& o) {
-  std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + env.digest + "\n" + lint_checks_id() + "\n";
+  std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + std::to_string(kTuResultFormat) +
+                  "\n" + env.digest + "\n" + lint_checks_id() + "\n";
   // Not the working directory: every path in the arguments is absolute already.
   m += a.file + "\n";
   for (const auto& x : a.args) m += x + '\0';

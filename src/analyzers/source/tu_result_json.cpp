@@ -22,6 +22,28 @@ findings::Location location_from(const json& j) {
   return l;
 }
 
+json fix_to(const findings::FixIt& f) {
+  json o = {{"file", f.file},          {"begin", f.begin_offset},
+            {"end", f.end_offset},     {"replacement", f.replacement},
+            {"safe", f.safety == findings::FixSafety::Safe}, {"description", f.description}};
+  o["needs"] = f.needs ? json(f.needs->encoded()) : json(nullptr);
+  o["kept"] = json::array();
+  for (const auto& k : f.kept) o["kept"].push_back({k.begin_offset, k.end_offset, k.at});
+  return o;
+}
+findings::FixIt fix_from(const json& x) {
+  findings::FixIt f;
+  f.file = x.at("file");
+  f.begin_offset = x.at("begin");
+  f.end_offset = x.at("end");
+  f.replacement = x.at("replacement");
+  f.safety = x.at("safe").get<bool>() ? findings::FixSafety::Safe : findings::FixSafety::Unsafe;
+  f.description = x.at("description");
+  if (!x.at("needs").is_null()) f.needs = TorchVersion::decode(x.at("needs").get<uint64_t>());
+  for (const auto& k : x.at("kept")) f.kept.push_back({k.at(0), k.at(1), k.at(2)});
+  return f;
+}
+
 }  // namespace
 
 std::string serialize_tu_result(const TuResult& r) {
@@ -38,10 +60,8 @@ std::string serialize_tu_result(const TuResult& r) {
     json o = {{"rule", f.rule}, {"location", location_to(f.location)}, {"message", f.message},
               {"help", f.help}, {"notes", f.notes}};
     o["severity"] = f.severity ? json(int(*f.severity)) : json(nullptr);
-    if (f.fix)
-      o["fix"] = {{"file", f.fix->file}, {"begin", f.fix->begin_offset}, {"end", f.fix->end_offset},
-                  {"replacement", f.fix->replacement}, {"safe", f.fix->safety == findings::FixSafety::Safe},
-                  {"description", f.fix->description}};
+    if (f.fix) o["fix"] = fix_to(*f.fix);
+    if (f.fallback_fix) o["fallback_fix"] = fix_to(*f.fallback_fix);
     j["findings"].push_back(std::move(o));
   }
   j["suppressions"] = json::array();
@@ -76,17 +96,8 @@ TuResult deserialize_tu_result(const std::string& text) {
       f.help = o.at("help");
       f.notes = o.at("notes").get<std::vector<std::string>>();
       if (!o.at("severity").is_null()) f.severity = static_cast<findings::Severity>(o.at("severity").get<int>());
-      if (o.contains("fix")) {
-        const json& x = o.at("fix");
-        findings::FixIt fx;
-        fx.file = x.at("file");
-        fx.begin_offset = x.at("begin");
-        fx.end_offset = x.at("end");
-        fx.replacement = x.at("replacement");
-        fx.safety = x.at("safe").get<bool>() ? findings::FixSafety::Safe : findings::FixSafety::Unsafe;
-        fx.description = x.at("description");
-        f.fix = std::move(fx);
-      }
+      if (o.contains("fix")) f.fix = fix_from(o.at("fix"));
+      if (o.contains("fallback_fix")) f.fallback_fix = fix_from(o.at("fallback_fix"));
       r.findings.push_back(std::move(f));
     }
     for (const auto& o : j.at("suppressions")) {

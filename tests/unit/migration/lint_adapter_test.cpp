@@ -270,6 +270,19 @@ TEST(MigrationRewrites, ReadsCallRewritesAndRejectsIncompleteOnes) {
   EXPECT_FALSE(r.def_with_kernel_for("torch::Library::def")->safe);
   EXPECT_THROW(MigrationRewrites::parse("boxed_registrations: []\ntemplated_methods:\n  - {methods: [a::b], fix: safe}\n", "x.yaml"),
                torchabi::InputError);
+  // The older form must say where the call's text goes, and its release.
+  const auto shipped = MigrationRewrites::parse(
+      read_source_file(std::string(TORCHABI_SOURCE_DIR) + "/rules/api/migration_rewrites.yaml"), "migration_rewrites.yaml");
+  ASSERT_NE(shipped.templated_for("at::TensorBase::data_ptr"), nullptr);
+  ASSERT_TRUE(shipped.templated_for("at::TensorBase::data_ptr")->older_since);
+  EXPECT_EQ(shipped.templated_for("at::TensorBase::data_ptr")->older_since->str(), "2.9");
+  EXPECT_FALSE(r.templated_for("at::TensorBase::data_ptr")->older_since);  // optional
+  EXPECT_THROW(MigrationRewrites::parse("templated_methods:\n  - {methods: [a::b], rename: c, replacement: d, fix: safe,"
+                                        " older: {form: \"cast($CALLEE())\", since: \"2.9\"}}\n", "x.yaml"),
+               torchabi::InputError);
+  EXPECT_THROW(MigrationRewrites::parse("templated_methods:\n  - {methods: [a::b], rename: c, replacement: d, fix: safe,"
+                                        " older: {form: \"cast<$T>($CALLEE())\"}}\n", "x.yaml"),
+               torchabi::InputError);
   EXPECT_THROW(MigrationRewrites::parse("boxed_registrations: []\ndef_with_kernel:\n  - {method: a, impl: impl, wrap: W, fix: maybe, manual_note: n}\n", "x.yaml"),
                torchabi::InputError);
   // The shipped rules parse.

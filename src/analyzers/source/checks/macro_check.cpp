@@ -13,6 +13,7 @@
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/checks/project_macros.h"
+#include "findings/replacement_builder.h"
 
 namespace torchabi::source::checks {
 
@@ -32,57 +33,58 @@ bool uses_torch_types(CheckContext& ctx) {
 std::string api_name_of(const std::string& replacement) { return replacement.substr(0, replacement.find('(')); }
 
 // The top-level arguments of the macro call whose '(' is at `open` and whose
-// ')' ends before `end`, trimmed; nullopt when the text does not parse as one
-// (unbalanced brackets, a quote left open).
-std::optional<std::vector<std::string>> call_arguments(std::string_view text, size_t open, size_t end) {
-  std::vector<std::string> args;
-  std::string cur;
+// ')' ends before `end`, as trimmed [begin, end) spans of `text`; nullopt
+// when the text does not parse as one (unbalanced brackets, a quote left open).
+struct Span {
+  uint32_t begin = 0, end = 0;
+  bool empty() const { return begin == end; }
+};
+std::optional<std::vector<Span>> call_arguments(std::string_view text, size_t open, size_t end) {
+  std::vector<Span> args;
+  auto trimmed = [&](size_t b, size_t e) {
+    while (b < e && (text[b] == ' ' || text[b] == '\t' || text[b] == '\n')) ++b;
+    while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\n')) --e;
+    return Span{static_cast<uint32_t>(b), static_cast<uint32_t>(e)};
+  };
+  size_t start = open + 1;
   std::vector<char> nest;
   for (size_t i = open + 1; i < end && i < text.size(); ++i) {
     const char c = text[i];
     if (c == '"' || c == '\'') {
-      const size_t start = i;
       for (++i; i < end && text[i] != c; ++i)
         if (text[i] == '\\') ++i;
       if (i >= end) return std::nullopt;
-      cur += text.substr(start, i - start + 1);
       continue;
     }
     if (c == '(' || c == '[' || c == '{') nest.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
     else if (c == ')' && nest.empty()) {
-      args.push_back(cur);
-      for (auto& a : args) {
-        const size_t b = a.find_first_not_of(" \t\n"), e = a.find_last_not_of(" \t\n");
-        a = b == std::string::npos ? std::string() : a.substr(b, e - b + 1);
-      }
+      args.push_back(trimmed(start, i));
       return args;
     } else if (c == ')' || c == ']' || c == '}') {
       if (nest.empty() || nest.back() != c) return std::nullopt;
       nest.pop_back();
     } else if (c == ',' && nest.empty()) {
-      args.push_back(cur);
-      cur.clear();
-      continue;
+      args.push_back(trimmed(start, i));
+      start = i + 1;
     }
-    cur += c;
   }
   return std::nullopt;
 }
 
-// "THO_DISPATCH_V2($1, $2, AT_WRAP($3), ...)" filled with the call's arguments;
-// nullopt when it names one the call does not have.
-std::optional<std::string> fill_template(const std::string& tmpl, const std::vector<std::string>& args) {
-  std::string out;
+// "THO_DISPATCH_V2($1, $2, AT_WRAP($3), ...)" filled with the call's
+// arguments, each a copy of the file's text (so that rewrites inside the
+// lambda compose with this one); false when it names one the call does not have.
+bool fill_template(const std::string& tmpl, const std::vector<Span>& args, findings::ReplacementBuilder& out) {
   for (size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] == '$' && i + 1 < tmpl.size() && tmpl[i + 1] >= '1' && tmpl[i + 1] <= '9') {
       const size_t k = static_cast<size_t>(tmpl[++i] - '1');
-      if (k >= args.size() || args[k].empty()) return std::nullopt;
-      out += args[k];
+      if (k >= args.size() || args[k].empty()) return false;
+      out.copy(args[k].begin, args[k].end);
     } else {
-      out += tmpl[i];
+      out.text(std::string_view(&tmpl[i], 1));
     }
   }
-  return out;
+  return out.ok();
 }
 
 void describe(CheckContext& ctx, const ReplacementMatch& m, findings::Finding& f, const Range& name_range,
@@ -110,11 +112,10 @@ void describe(CheckContext& ctx, const ReplacementMatch& m, findings::Finding& f
     if (p >= text.size() || text[p] != '(' || invocation.end > text.size()) return;
     const auto args = call_arguments(text, p, invocation.end);
     if (!args) return;
-    const auto filled = fill_template(*m.replacement, *args);
-    if (!filled) return;
-    Range r = name_range;
-    r.end = invocation.end;
-    f.fix = make_fix(r, *filled, safe, "rewrite the " + f.location.symbol + " call with " + api_name_of(*m.replacement));
+    findings::ReplacementBuilder filled(text);
+    if (!fill_template(*m.replacement, *args, filled)) return;
+    f.fix = filled.fix(name_range.file, name_range.begin, invocation.end, safe,
+                       "rewrite the " + f.location.symbol + " call with " + api_name_of(*m.replacement));
   } else if (e.style == ReplacementStyle::PrefixArgs) {
     // NAME( args ) -> replacement args ): only when there are arguments.
     std::string_view text = ctx.tu.file_text(name_range.file);

@@ -11,6 +11,7 @@
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/checks/project_macros.h"
 #include "analyzers/source/same_method_fold.h"
+#include "findings/replacement_builder.h"
 #include "inputs/api_catalog.h"
 #include "inputs/headeronly_index.h"
 
@@ -83,10 +84,14 @@ void apply_replacement(CheckContext& ctx, const Reference& r, const ReplacementM
     bool same_file = r.receiver_range.file == r.call_range.file && r.receiver_range.end <= r.call_range.end;
     for (const auto& a : r.argument_ranges) same_file = same_file && a.file == r.call_range.file && a.end <= r.call_range.end;
     if (!same_file || r.call_range.end > text.size()) return;
-    std::string call = *m.replacement + "(" + slice(r.receiver_range);
-    for (const auto& a : r.argument_ranges) call += ", " + slice(a);
-    call += ")";
-    f.fix = make_fix(r.call_range, call, safe, "rewrite `" + slice(r.call_range) + "` as `" + call + "`");
+    // The receiver and arguments are copies, so rewrites inside them compose.
+    findings::ReplacementBuilder call(text);
+    call.text(*m.replacement).text("(").copy(r.receiver_range.begin, r.receiver_range.end);
+    for (const auto& a : r.argument_ranges) call.text(", ").copy(a.begin, a.end);
+    call.text(")");
+    if (!call.ok()) return;
+    f.fix = call.fix(r.call_range.file, r.call_range.begin, r.call_range.end, safe,
+                     "rewrite `" + slice(r.call_range) + "` as `" + call.str() + "`");
   }
 }
 
