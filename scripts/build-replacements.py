@@ -20,7 +20,9 @@ Writes one entry per legacy spelling of:
   - every torch::stable::Tensor method under at::Tensor / at::TensorBase (same method);
   - every torch::stable op of ops.h that ATen has as a function (at::X, torch::X) or a
     method (x.X(...) -> torch::stable::X(x, ...));
-  - every THO_DISPATCH_* macro under its AT_DISPATCH_* name.
+  - every THO_DISPATCH_* macro under its AT_DISPATCH_* name;
+  - every ATen function without a stable op that has a generated C shim
+    (aoti_torch_<device>_<op>, rules/api/stable_c_functions.tsv), with its release.
 rules/api/replacements.yaml (hand-written: idioms, notes) is read first and wins
 where both name an API. --check compares instead of writing (exit 1 on a
 difference): the test that keeps the committed file honest.
@@ -55,13 +57,16 @@ def release(since):
 
 def native_ops(path):
     """{op base name: set of variants} from native_functions.yaml (no YAML library needed:
-    the file's '- func:' and 'variants:' lines are all this reads)."""
+    the file's '- func:' and 'variants:' lines are all this reads), and every operator
+    as (name, overload) ("" when it has none)."""
     ops = {}
+    overloads = []
     current = None
     for line in open(path, encoding="utf-8"):
         m = re.match(r"- func: ([A-Za-z0-9_]+)(\.[A-Za-z0-9_]+)?\(", line)
         if m:
             current = m.group(1)
+            overloads.append((current, (m.group(2) or ".")[1:]))
             ops.setdefault(current, set()).add("function")  # the default when no variants line
             continue
         m = re.match(r"\s+variants:\s*(.*)", line)
@@ -72,7 +77,7 @@ def native_ops(path):
             ops[current] |= variants
     if len(ops) < 1000:
         sys.exit(f"torchabi: {path}: only {len(ops)} operators: not ATen's native_functions.yaml")
-    return ops
+    return ops, overloads
 
 
 def dtype_aliases(types_h):
@@ -162,6 +167,67 @@ def derive(stable, headeronly, ops, aliases):
     return out
 
 
+SHIM = re.compile(r"aoti_torch_(aten|cpu|cuda|mps|xpu)_(\w+)")
+DEVICE_ORDER = ("aten", "cpu", "cuda", "xpu", "mps")  # aten: any device
+
+
+def minor(since):
+    """'<=2.9' -> '2.9', '2.10.0' -> '2.10': the release, as the other entries spell it."""
+    return ".".join(release(since).split(".")[:2])
+
+
+def derive_shims(shims, ops, overloads, taken):
+    """ATen functions that have no torch::stable op but a generated C shim
+    (aoti_torch_<device>_<op>[_<overload>] in generated/c_shim_<device>.h): the shim,
+    with its release, and every other device's shim in the note. `taken`: legacy names
+    that already have an entry."""
+    # The shim's suffix is the operator's name and overload joined by "_" (fill_.Scalar -> fill__Scalar).
+    by_suffix = {(op + "_" + ov if ov else op): (op, ov) for op, ov in overloads}
+    found = {}  # (op, out?) -> [(device, shim row, overload)]
+    for r in shims:
+        m = SHIM.fullmatch(r["name"])
+        if not m or r["kind"] != "function" or "/generated/" not in r["header"]:
+            continue
+        device, suffix = m.groups()
+        if suffix not in by_suffix:
+            continue
+        op, ov = by_suffix[suffix]
+        found.setdefault((op, ov == "out" or ov.endswith("_out")), []).append((device, r, ov))
+    out = []
+    for (op, is_out), rows in sorted(found.items()):
+        variants = ops.get(op, set())
+        legacy = []
+        if "function" in variants:
+            legacy += [f"at::{op}_out", f"at::{op}_outf"] if is_out else [f"at::{op}", f"torch::{op}"]
+        if "method" in variants and not is_out:
+            legacy.append(f"at::Tensor::{op}")
+        legacy = [l for l in legacy if l not in taken]
+        if not legacy:
+            continue
+        rows.sort(key=lambda x: (DEVICE_ORDER.index(x[0]), x[2] != "", x[2]))
+        device, chosen, ov = rows[0]
+        others = [r["name"] for d, r, _ in rows[1:]]
+        where = "any device" if device == "aten" else f"{device.upper()} tensors"
+        note = (f"No torch::stable op; the generated C shim {chosen['name']} ({chosen['header']}, {where}) "
+                f"runs aten::{op}{'.' + ov if ov else ''}: pass t.get() handles and check its error code "
+                "with TORCH_ERROR_CODE_CHECK.")
+        if others:
+            note += " Also: " + ", ".join(others[:6]) + (f" and {len(others) - 6} more" if len(others) > 6 else "") + "."
+        if device != "aten":
+            note += (f" For any device, aoti_torch_call_dispatcher(\"aten::{op}\", \"{ov}\", stack) "
+                     "runs the dispatcher with a StableIValue stack.")
+        functions = [l for l in legacy if not l.startswith("at::Tensor::")]
+        methods = [l for l in legacy if l.startswith("at::Tensor::")]
+        if functions:
+            out.append(entry(functions, "function", chosen["name"], minor(chosen["since"]), "no",
+                             header=chosen["header"], note=note))
+        if methods:
+            out.append(entry(methods, "method", chosen["name"], minor(chosen["since"]), "no",
+                             style="method-to-function", header=chosen["header"], note=note))
+        taken.update(legacy)
+    return out
+
+
 def check_alternatives(stable):
     """Each alternative's `use` must exist with the release it claims, and be
     older than what it stands in for (both read from the stable headers' table)."""
@@ -184,6 +250,17 @@ def check_alternatives(stable):
     return bad
 
 
+def hand_written_legacy():
+    """The legacy names rules/api/replacements.yaml already gives a replacement."""
+    text = open(os.path.join(ROOT, "rules/api/replacements.yaml"), encoding="utf-8").read()
+    names = set()
+    for m in re.finditer(r"legacy:\s*\[([^\]]*)\]", text):
+        names |= {n.strip().strip('"').strip("'") for n in m.group(1).split(",") if n.strip()}
+    for m in re.finditer(r"legacy:\s*\"?([A-Za-z_:][\w:]*)\"?\s*$", text, re.M):
+        names.add(m.group(1))
+    return names
+
+
 def dump(entries, sources):
     lines = ["# Generated by scripts/build-replacements.py; do not edit by hand.",
              "# Legacy -> stable replacements derived from PyTorch's own files:"]
@@ -194,7 +271,8 @@ def dump(entries, sources):
         lines.append("  - legacy: [" + ", ".join(f'"{l}"' for l in e["legacy"]) + "]")
         for key in ("kind", "replacement", "header", "since", "fix", "style", "note"):
             if key in e:
-                lines.append(f'    {key}: "{e[key]}"')
+                value = e[key].replace("\\", "\\\\").replace('"', '\\"')
+                lines.append(f'    {key}: "{value}"')
     return "\n".join(lines) + "\n"
 
 
@@ -213,8 +291,16 @@ def main():
     # Its header is a comment line ("# name since kind header").
     stable = read_tsv(os.path.join(ROOT, "rules/api/stable_cxx_apis.tsv"), ["name", "since", "kind", "header"])
     headeronly = read_tsv(os.path.join(ROOT, "rules/api/headeronly_cxx.tsv"))
-    text = dump(derive(stable, headeronly, native_ops(a.native_functions), dtype_aliases(types_h)),
+    shims = read_tsv(os.path.join(ROOT, "rules/api/stable_c_functions.tsv"),
+                     ["name", "since", "kind", "dlopen_export", "header", "prototype", "backend", "library",
+                      "build_condition"])
+    ops, overloads = native_ops(a.native_functions)
+    entries = derive(stable, headeronly, ops, dtype_aliases(types_h))
+    taken = {l for e in entries for l in e["legacy"]} | hand_written_legacy()
+    entries += derive_shims(shims, ops, overloads, taken)
+    text = dump(entries,
                 ["rules/api/stable_cxx_apis.tsv, rules/api/headeronly_cxx.tsv (the real stable headers)",
+                 "rules/api/stable_c_functions.tsv (the real generated C shims: aoti_torch_<device>_<op>)",
                  "ATen's native_functions.yaml (Debian's python3-torch)",
                  "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)"])
     if a.check:

@@ -9,7 +9,10 @@ legacy.cpp is compared with the port:
     plan gives a stable replacement (goal >= 95%);
   - agreement: of those, how many name what the port wrote (the replacement's,
     or its older alternative's, last name appears in the port);
-  - the plan's lowest target vs the port's, and the uses the plan says force more.
+  - the plan's lowest target vs the port's, and the uses the plan says force more;
+  - --fix: `migrate --fix --unsafe-fixes` on a copy, the rewrites it made, the uses
+    left for a person, and whether the result compiles with g++ against the real
+    stable headers (REAL_TORCH_INCLUDE) at the plan's target.
 Then the replacement map against the facts of the port PyTorch's documentation
 cites (cited_port.tsv): the same legacy API gives the port's stable API.
 
@@ -78,7 +81,32 @@ def pair(torchabi, name, flags):
         print(f"  differs from the port: {m}")
     for f in t.get("forced_by", []):
         print(f"  forces {t['release']}: {f}")
+    fixed(torchabi, name, flags, t["hex"], t["release"])
     return with_repl, changed, agree
+
+
+def fixed(torchabi, name, flags, hex_target, release):
+    """--fix on a copy of the legacy file: rewrites made, uses left, and whether the
+    result builds against the real headers at the planned target."""
+    real = os.environ.get("REAL_TORCH_INCLUDE", "")
+    stand_in = os.path.join(ROOT, "fixtures/migrate/stand_in_include")
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(os.path.join(PORTS, name, "legacy.cpp"), os.path.join(tmp, "legacy.cpp"))
+        cache = ["--cache-dir", os.path.join(tmp, ".cache")]
+        r = subprocess.run([torchabi, "migrate", "--fix", "--unsafe-fixes"] + cache + ["legacy.cpp", "--"] + flags +
+                           ["-I" + stand_in], cwd=tmp, capture_output=True, text=True)
+        made = re.search(r"made (\d+) rewrite", r.stderr)
+        left = subprocess.run([torchabi, "migrate", "--format", "json"] + cache + ["legacy.cpp", "--"] + flags +
+                              ["-I" + stand_in], cwd=tmp, capture_output=True, text=True)
+        remaining = json.loads(left.stdout)["summary"]["total"] if left.returncode == 0 else "?"
+        verdict = "not compiled (REAL_TORCH_INCLUDE unset)"
+        if real:
+            c = subprocess.run(["g++", "-fsyntax-only", "-std=c++17", f"-DTORCH_TARGET_VERSION={hex_target}",
+                                "-isystem", real, "legacy.cpp"], cwd=tmp, capture_output=True, text=True)
+            first = next((l for l in c.stderr.splitlines() if "error" in l), "")
+            verdict = "compiles" if c.returncode == 0 else "does not compile (" + first.strip()[:120] + ")"
+        print(f"  --fix: {made.group(1) if made else 0} rewrites, {remaining} uses left for a person; "
+              f"against the real headers at {release}: {verdict}")
 
 
 def find(entries, name, kind=""):
