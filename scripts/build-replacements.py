@@ -204,7 +204,8 @@ def derive_shims(shims, ops, overloads, taken):
         legacy = [l for l in legacy if l not in taken]
         if not legacy:
             continue
-        rows.sort(key=lambda x: (DEVICE_ORDER.index(x[0]), x[2] != "", x[2]))
+        # The overload a plain call most often means: none, else Tensor (x.add(y)), else the first.
+        rows.sort(key=lambda x: (DEVICE_ORDER.index(x[0]), x[2] not in ("", "Tensor"), x[2] != "", x[2]))
         device, chosen, ov = rows[0]
         others = [r["name"] for d, r, _ in rows[1:]]
         where = "any device" if device == "aten" else f"{device.upper()} tensors"
