@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cli_harness.h"
+#include "real_torch.h"
 
 using torchabi::e2e::make_temp_dir;
 using torchabi::e2e::run_torchabi;
@@ -98,7 +99,8 @@ TEST(SchemaCli, TextFileHasOneSchemaPerLine) {
 }
 
 TEST(SchemaCli, WholeNativeFunctionsFileIsValid) {
-  std::string yaml = torchabi::e2e::shared_data() + "/native_functions-1.13.1.yaml";
+  const std::string yaml = torchabi::test::first_existing(
+      {torchabi::test::installed_native_functions(), torchabi::e2e::shared_data() + "/native_functions-1.13.1.yaml"});
   if (!std::filesystem::exists(yaml)) GTEST_SKIP() << yaml << " is not present";
   auto r = run_torchabi(schema_args({"--file", yaml}));
   EXPECT_EQ(r.exit_code, 0) << r.err;

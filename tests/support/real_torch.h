@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -49,6 +50,19 @@ inline std::string real_torch_libdir() {
 inline std::string real_native_functions() {
   return real_torch_root().value_or("") +
          "/usr/lib/python3/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml";
+}
+
+// ATen's native_functions.yaml of the PyTorch this machine has installed from
+// its own Debian suite (bookworm's python3-torch: 1.13.1), a test dependency.
+inline std::string installed_native_functions() {
+  return "/usr/lib/python3/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml";
+}
+
+// The first of `candidates` that exists; the last one when none does (for the skip message).
+inline std::string first_existing(std::initializer_list<std::string> candidates) {
+  for (const auto& c : candidates)
+    if (!c.empty() && std::filesystem::exists(c)) return c;
+  return candidates.size() ? *(candidates.end() - 1) : std::string();
 }
 
 // "libtorch-dev 2.14.1+dfsg-1" ...: what was unpacked, for messages.
