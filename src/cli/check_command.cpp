@@ -234,6 +234,7 @@ void add_check_command(CLI::App& app, Dispatch& d) {
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] {
     args->lint.verbose = args->report.verbose;
+    args->lint.config = args->report.config;
     d.run = [args] { return run(*args); };
   });
 }

@@ -19,6 +19,7 @@
 #include "cli/progress_line.h"
 #include "cli/report_options.h"
 #include "cli/source_inputs.h"
+#include "cli/torch_promise.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
@@ -77,6 +78,11 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   if (!a.torch_include.empty() && !source::has_stable_headers(a.torch_include))
     throw InputError(a.torch_include, "no PyTorch stable headers here (expected torch/csrc/stable/)");
   for (auto& p : source::import_torch_headers(env, torch_dirs, cache_dir)) out.warnings.push_back(p);
+  {
+    std::vector<std::string> where = request.files;
+    where.push_back(request.build_dir.empty() ? request.cwd : request.build_dir);
+    env.set_promise(find_torch_promise(a.config, where));
+  }
 
   ProgressLine progress(stderr, ProgressLine::mode_for(stderr, a.verbose), request.cwd);
   source::LintOptions options;
@@ -159,6 +165,7 @@ void add_lint_command(CLI::App& app, Dispatch& d) {
   cmd->callback([&d, args, cmd] {
     args->sources.finish_parse(*cmd);
     args->lint.verbose = args->report.verbose;
+    args->lint.config = args->report.config;
     d.run = [args, cmd] { return run(*args, *cmd); };
   });
 }

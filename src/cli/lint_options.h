@@ -20,6 +20,7 @@ struct LintOptionsArgs {
   bool no_torch_import = false;
   std::vector<std::string> also_define;  // --also-define NAME[=VALUE]: extra configurations
   bool verbose = false;                  // the report's -v: progress lines also when stderr is not a terminal
+  std::string config;                    // the report's --config: where the project's stated torch is read
 };
 
 void add_lint_options(CLI::App& cmd, LintOptionsArgs& args);

@@ -24,7 +24,7 @@ const char* to_string(FixKind k) {
 
 const std::vector<std::string>& RuleRegistry::groups() {
   static const std::vector<std::string> g = {"binary", "source", "version", "schema",
-                                             "boxed",  "runtime", "torchbind", "backend", "project"};
+                                             "boxed",  "runtime", "torchbind", "backend", "project", "build"};
   return g;
 }
 

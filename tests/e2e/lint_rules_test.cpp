@@ -192,12 +192,107 @@ TEST(LintRules, SourceInactiveBranch) {
   EXPECT_EQ(strict.exit_code, 1) << strict.err;
 }
 
+TEST(LintRules, BuildTargetVersionMissing) {
+  const std::string f = fixture("build-target-version-missing/fires.cpp");
+  auto r = lint_fixture("build-target-version-missing/fires.cpp");
+  EXPECT_EQ(r.exit_code, 0) << r.out;  // a warning
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-target-version-missing"), (V{{f, 4, 1, "TORCH_TARGET_VERSION"}}));
+  const auto* w = finding_at(j, "build-target-version-missing", 4, 1);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ((*w)["severity"], "warning");
+  // The build's floor comes from the headers' inline code, the code's from its own uses.
+  EXPECT_NE((*w)["message"].get<std::string>().find("will need PyTorch >= 2.11 (it imports torch_dtype_float8_e8m0fnu)"),
+            std::string::npos) << (*w)["message"];
+  EXPECT_NE((*w)["message"].get<std::string>().find("its code needs only 2.9"), std::string::npos);
+  EXPECT_NE((*w)["help"].get<std::string>().find("-DTORCH_TARGET_VERSION=0x0209000000000000"), std::string::npos);
+  EXPECT_NE((*w)["notes"][0].get<std::string>().find("through torch::stable::detail::to at"), std::string::npos)
+      << (*w)["notes"];
+  ASSERT_EQ(j["subjects"].size(), 1u);
+  EXPECT_EQ(j["subjects"][0]["facts"]["build floor"], "PyTorch 2.11 (torch_dtype_float8_e8m0fnu)");
+  EXPECT_EQ(j["subjects"][0]["facts"]["build imports"],
+            "3 stable C functions (predicted): aoti_torch_dtype_float32, aoti_torch_get_dim, torch_dtype_float8_e8m0fnu");
+  auto clean = lint_fixture("build-target-version-missing/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  auto cj = clean.json();
+  EXPECT_TRUE(cj["findings"].empty()) << clean.out;
+  EXPECT_EQ(cj["subjects"][0]["facts"]["build floor"], "PyTorch 2.9 or earlier");
+}
+
+// The project states an older torch than the build will need: an error.
+TEST(LintRules, BuildTargetVersionMissingIsAnErrorBelowTheProjectsStatedTorch) {
+  const std::string project = make_temp_dir();
+  const std::string cpp = write_file(project, "ops.cpp", read_all(fixture("build-target-version-missing/fires.cpp")));
+  std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"ops\"\ndependencies = [\"numpy\", \"torch>=2.10\"]\n";
+  auto r = lint_json({cpp, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_STABLE_ONLY"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = r.json();
+  const auto* e = finding_at(j, "build-target-version-missing", 4, 1);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_EQ((*e)["severity"], "error");
+  EXPECT_NE((*e)["message"].get<std::string>().find("the project states it supports PyTorch 2.10"), std::string::npos);
+  EXPECT_NE((*e)["help"].get<std::string>().find("-DTORCH_TARGET_VERSION=0x020a000000000000"), std::string::npos)
+      << (*e)["help"];
+  // A torch requirement at or above the build's floor keeps it a warning.
+  std::ofstream(project + "/pyproject.toml") << "[project]\nname = \"ops\"\ndependencies = [\"torch>=2.12\"]\n";
+  auto ok = lint_json({cpp, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_STABLE_ONLY"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+}
+
+TEST(LintRules, BuildApiHiddenByConfiguration) {
+  const std::string f = fixture("build-api-hidden-by-configuration/fires.cpp");
+  auto r = lint_fixture("build-api-hidden-by-configuration/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-api-hidden-by-configuration"), (V{{f, 7, 3, "aoti_torch_get_current_cuda_stream"}}));
+  const auto* e = finding_at(j, "build-api-hidden-by-configuration", 7, 3);
+  ASSERT_NE(e, nullptr);
+  EXPECT_NE((*e)["message"].get<std::string>().find("only in `#ifdef USE_CUDA`"), std::string::npos);
+  EXPECT_NE((*e)["help"].get<std::string>().find("add -DUSE_CUDA"), std::string::npos);
+  // The error is explained: source-parse-incomplete does not count it again.
+  EXPECT_TRUE(findings_of(j, "source-parse-incomplete").empty()) << r.out;
+  auto clean = lint_fixture("build-api-hidden-by-configuration/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+TEST(LintRules, BuildApiNotInHeaders) {
+  const std::string f = fixture("build-api-not-in-headers/fires.cpp");
+  auto r = lint_fixture("build-api-not-in-headers/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-api-not-in-headers"), (V{{f, 5, 25, "torch::stable::is_tensor_pyobject"}}));
+  const auto* e = finding_at(j, "build-api-not-in-headers", 5, 25);
+  ASSERT_NE(e, nullptr);
+  // The stand-in headers say they are 2.12.
+  EXPECT_NE((*e)["message"].get<std::string>().find("the PyTorch 2.12 headers in use"), std::string::npos);
+  auto clean = lint_fixture("build-api-not-in-headers/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+TEST(LintRules, BuildHeaderError) {
+  const std::string f = fixture("build-header-error/fires.cpp");
+  auto r = lint_fixture("build-header-error/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-header-error"), (V{{f, 2, 1, "ATen/core/StandIn.h"}}));
+  const auto* e = finding_at(j, "build-header-error", 2, 1);
+  ASSERT_NE(e, nullptr);
+  EXPECT_NE((*e)["message"].get<std::string>().find("stops this build with #error"), std::string::npos);
+  EXPECT_TRUE(findings_of(j, "source-parse-incomplete").empty()) << r.out;
+  auto clean = lint_fixture("build-header-error/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
 TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
   for (const char* rule : {"source-unstable-include", "source-unstable-api", "source-unstable-macro",
                            "version-target-implausible", "version-api-after-target", "source-bool-macro-flag",
                            "source-target-version-undefined", "source-shim-declaration-mismatch",
                            "source-suppression-without-reason", "source-parse-incomplete", "source-tu-not-analysed",
-                           "source-inactive-branch"}) {
+                           "source-inactive-branch", "build-target-version-missing",
+                           "build-api-hidden-by-configuration", "build-api-not-in-headers", "build-header-error"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;
     auto r = run_torchabi({"explain", rule});

@@ -51,4 +51,9 @@ ApiClass classify_reference(const Reference& ref, const LintEnv& env) {
   return ApiClass::Other;
 }
 
+void LintEnv::set_promise(std::optional<TorchPromise> p) {
+  promise = std::move(p);
+  if (promise) digest = digest_hex(digest + "\npromise " + promise->release.hex() + " " + promise->origin);
+}
+
 }  // namespace torchabi::source

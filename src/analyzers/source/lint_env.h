@@ -2,6 +2,7 @@
 // loaded once in the parent process before TUs are analysed in children.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "analyzers/source/replacements.h"
 #include "analyzers/source/source_model.h"
 #include "analyzers/source/stable_api_index.h"
+#include "common/version.h"
 
 namespace torchabi::inputs {
 class ApiCatalog;
@@ -16,6 +18,12 @@ class RulesSource;
 }  // namespace torchabi::inputs
 
 namespace torchabi::source {
+
+// The oldest PyTorch the project states it supports, and who states it.
+struct TorchPromise {
+  TorchVersion release;
+  std::string origin;  // "pyproject.toml ('torch>=2.10')"
+};
 
 struct LintEnv {
   const inputs::ApiCatalog* catalog = nullptr;
@@ -27,6 +35,10 @@ struct LintEnv {
   std::string digest;
   // Torch include directories whose stable headers were imported.
   std::vector<std::string> imported_from;
+  // Set by the command from the project's files; part of the digest
+  // (set_promise), since findings' severities depend on it.
+  std::optional<TorchPromise> promise;
+  void set_promise(std::optional<TorchPromise> p);
 
   // Throws InputError when the rules are malformed. A non-empty `cache_dir`
   // keeps pre-parsed rules there (replacements_cache.h).

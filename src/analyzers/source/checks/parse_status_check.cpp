@@ -6,24 +6,21 @@
 #include <string_view>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/clang_errors.h"
 
 namespace torchabi::source::checks {
 
 namespace {
 
-// How target_version_check quotes the clang error it translated.
-constexpr std::string_view kClangQuote = "; clang: ";
-
 class ParseStatusCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
     const ParsedTu& tu = ctx.tu;
-    // An error a version guard caused is already a version-api-after-target
-    // finding (it quotes clang's message): it does not make the AST incomplete
-    // in a way worth a second finding.
+    // An error another check explained by its cause (a version guard, a
+    // configuration macro, a #error; it quotes clang's message) does not make
+    // the AST incomplete in a way worth a second finding.
     std::set<std::string> translated;
     for (const auto& f : ctx.reported()) {
-      if (f.rule != "version-api-after-target") continue;
       for (const auto& n : f.notes)
         if (auto p = n.find(kClangQuote); p != std::string::npos) translated.insert(n.substr(p + kClangQuote.size()));
     }

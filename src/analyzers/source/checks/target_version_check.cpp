@@ -15,7 +15,9 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/clang_errors.h"
 #include "analyzers/source/feature_guards.h"
+#include "analyzers/source/target_setting.h"
 #include "analyzers/source/version_expr.h"
 #include "inputs/api_catalog.h"
 
@@ -23,14 +25,7 @@ namespace torchabi::source::checks {
 
 namespace {
 
-struct Target {
-  std::string written;            // the value as written
-  std::string origin;             // "-DTORCH_TARGET_VERSION" or "#define at a.cpp:3"
-  Range value_range;              // the #define's value (invalid for flags)
-  std::optional<TorchVersion> version;
-  std::optional<uint64_t> raw;
-  std::string error;
-};
+using Target = TargetSetting;
 
 struct Use {
   std::string api;
@@ -43,50 +38,11 @@ struct Use {
   bool older_overload = false;
 };
 
-std::optional<Target> read_target(CheckContext& ctx) {
-  std::optional<Target> t;
-  for (const auto& m : ctx.tu.args().macros) {
-    if (m.name != "TORCH_TARGET_VERSION") continue;
-    if (m.undef) {
-      t.reset();
-      continue;
-    }
-    t.emplace();
-    t->written = m.value.value_or("1");
-    t->origin = "-DTORCH_TARGET_VERSION=" + t->written;
-  }
-  for (const auto& d : ctx.tu.macro_definitions()) {
-    if (d.name != "TORCH_TARGET_VERSION") continue;
-    t.emplace();
-    t->written = d.body;
-    t->origin = "#define at " + display_path(d.range.file) + ":" + std::to_string(d.range.line);
-    t->value_range = d.body_range;
-    t->value_range.line = d.range.line;
-    break;
-  }
-  if (!t) return t;
-  std::string_view text = ctx.tu.file_text(t->value_range.file);
-  std::string exact = t->value_range.valid() && t->value_range.end <= text.size()
-                          ? std::string(text.substr(t->value_range.begin, t->value_range.end - t->value_range.begin))
-                          : t->written;
-  t->raw = evaluate_version_expr(exact);
-  if (!t->raw) {
-    t->error = "'" + exact + "' is not a version expression torchabi can evaluate";
-    return t;
-  }
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(*t->raw));
-  auto reading = read_target_version(hex, ctx.env.catalog->latest());
-  if (!reading.error.empty()) t->error = reading.error;
-  else t->version = reading.version;
-  return t;
-}
-
 class TargetVersionCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
     versioned_headers_.reset();
-    auto target = read_target(ctx);
+    auto target = read_target_setting(ctx.tu, ctx.env);
     if (target && !target->error.empty()) report_implausible(ctx, *target);
     std::vector<Use> uses = collect_uses(ctx);
     if (target && target->version) {
@@ -194,9 +150,7 @@ private:
     return uses;
   }
 
-  static std::string target_text(const Target& t) {
-    return t.version->str() + " (" + t.version->hex() + ")";
-  }
+  static std::string target_text(const Target& t) { return t.text(); }
 
   static void report_after_target(CheckContext& ctx, const Target& t, const std::string& api, TorchVersion since,
                                   findings::Location where, const std::string& how) {
@@ -239,53 +193,30 @@ private:
   std::vector<Use> translate_guard_errors(CheckContext& ctx, const Target& t,
                                          std::set<std::tuple<std::string, uint32_t, std::string>>& seen) {
     std::vector<Use> hidden;
-    static const std::regex kPatterns[] = {
-        std::regex("use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)'"),
-        std::regex("no (?:member|type|template) named '([A-Za-z_][A-Za-z0-9_]*)' in (?:namespace )?'([A-Za-z_][A-Za-z0-9_:]*)'"),
-        std::regex("unknown type name '([A-Za-z_][A-Za-z0-9_]*)'"),
-        std::regex("no template named '([A-Za-z_][A-Za-z0-9_]*)'"),
-        std::regex("([A-Za-z_][A-Za-z0-9_:<>]*) requires TORCH_FEATURE_VERSION >= (TORCH_VERSION_[0-9]+_[0-9]+_[0-9]+)"),
-    };
     for (const auto& d : ctx.tu.diagnostics()) {
-      if (d.severity != Diagnostic::Severity::Error && d.severity != Diagnostic::Severity::Fatal) continue;
-      // Where in the project: the error itself, or the first note pointing there.
-      const Diagnostic* at = ctx.tu.is_project_file(d.file) ? &d : nullptr;
-      for (const auto& n : d.notes)
-        if (!at && ctx.tu.is_project_file(n.file)) at = &n;
+      if (!is_error(d)) continue;
+      const Diagnostic* at = project_site(ctx.tu, d);
       if (!at) continue;
-      for (size_t p = 0; p < std::size(kPatterns); ++p) {
-        std::smatch m;
-        if (!std::regex_search(d.message, m, kPatterns[p])) continue;
-        const StableApi* api = nullptr;
-        std::optional<TorchVersion> needed;
-        std::string name;
-        if (p == 4) {
-          name = m[1].str();
-          needed = TorchVersion::parse_dotted(m[2].str());
-        } else if (p == 1) {
-          name = m[2].str() + "::" + m[1].str();
-          api = ctx.env.stable_apis.find(name);
-        } else {
-          name = m[1].str();
-          api = ctx.env.stable_apis.find(name);
-          if (!api && name.find("::") == std::string::npos) api = ctx.env.stable_apis.find_unqualified(name);
-        }
-        if (api && !api->baseline) {
-          needed = api->since;
-          name = api->name;
-        }
-        if (!needed || *needed <= *t.version) break;
-        Range r;
-        r.file = at->file;
-        r.line = at->line;
-        r.column = at->column;
-        r.begin = at->offset;
-        if (!seen.emplace(r.file, r.begin, name).second) break;
-        report_after_target(ctx, t, name, *needed, location_of(r),
-                            "the stable headers hide it below " + needed->str() + "; clang: " + d.message);
-        hidden.push_back({name, *needed, false, r, "hidden by the target"});
-        break;
+      auto missing = read_missing_name(d.message);
+      if (!missing) continue;
+      std::optional<TorchVersion> needed = missing->requires_release;
+      std::string name = missing->qualified();
+      const StableApi* api = nullptr;
+      if (!needed) {
+        api = ctx.env.stable_apis.find(name);
+        if (!api && missing->scope.empty() && name.find("::") == std::string::npos)
+          api = ctx.env.stable_apis.find_unqualified(name);
       }
+      if (api && !api->baseline) {
+        needed = api->since;
+        name = api->name;
+      }
+      if (!needed || *needed <= *t.version) continue;
+      Range r = range_of(*at);
+      if (!seen.emplace(r.file, r.begin, name).second) continue;
+      report_after_target(ctx, t, name, *needed, location_of(r),
+                          "the stable headers hide it below " + needed->str() + std::string(kClangQuote) + d.message);
+      hidden.push_back({name, *needed, false, r, "hidden by the target"});
     }
     return hidden;
   }
