@@ -15,6 +15,7 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/target_setting.h"
 #include "analyzers/source/feature_guards.h"
 #include "analyzers/source/version_expr.h"
 #include "inputs/api_catalog.h"
@@ -23,14 +24,7 @@ namespace torchabi::source::checks {
 
 namespace {
 
-struct Target {
-  std::string written;            // the value as written
-  std::string origin;             // "-DTORCH_TARGET_VERSION" or "#define at a.cpp:3"
-  Range value_range;              // the #define's value (invalid for flags)
-  std::optional<TorchVersion> version;
-  std::optional<uint64_t> raw;
-  std::string error;
-};
+using Target = TargetSetting;
 
 struct Use {
   std::string api;
@@ -42,45 +36,6 @@ struct Use {
   // older targets): at a lower target the call may resolve to that one.
   bool older_overload = false;
 };
-
-std::optional<Target> read_target(CheckContext& ctx) {
-  std::optional<Target> t;
-  for (const auto& m : ctx.tu.args().macros) {
-    if (m.name != "TORCH_TARGET_VERSION") continue;
-    if (m.undef) {
-      t.reset();
-      continue;
-    }
-    t.emplace();
-    t->written = m.value.value_or("1");
-    t->origin = "-DTORCH_TARGET_VERSION=" + t->written;
-  }
-  for (const auto& d : ctx.tu.macro_definitions()) {
-    if (d.name != "TORCH_TARGET_VERSION") continue;
-    t.emplace();
-    t->written = d.body;
-    t->origin = "#define at " + display_path(d.range.file) + ":" + std::to_string(d.range.line);
-    t->value_range = d.body_range;
-    t->value_range.line = d.range.line;
-    break;
-  }
-  if (!t) return t;
-  std::string_view text = ctx.tu.file_text(t->value_range.file);
-  std::string exact = t->value_range.valid() && t->value_range.end <= text.size()
-                          ? std::string(text.substr(t->value_range.begin, t->value_range.end - t->value_range.begin))
-                          : t->written;
-  t->raw = evaluate_version_expr(exact);
-  if (!t->raw) {
-    t->error = "'" + exact + "' is not a version expression torchabi can evaluate";
-    return t;
-  }
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(*t->raw));
-  auto reading = read_target_version(hex, ctx.env.catalog->latest());
-  if (!reading.error.empty()) t->error = reading.error;
-  else t->version = reading.version;
-  return t;
-}
 
 class TargetVersionCheck final : public TuCheck {
 public:
@@ -194,9 +149,7 @@ private:
     return uses;
   }
 
-  static std::string target_text(const Target& t) {
-    return t.version->str() + " (" + t.version->hex() + ")";
-  }
+  static std::string target_text(const Target& t) { return t.text(); }
 
   static void report_after_target(CheckContext& ctx, const Target& t, const std::string& api, TorchVersion since,
                                   findings::Location where, const std::string& how) {
