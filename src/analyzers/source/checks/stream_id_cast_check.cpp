@@ -17,6 +17,10 @@ namespace torchabi::source::checks {
 
 namespace {
 
+// libclang is loaded by name (libclang_loader/): only the functions it lists
+// exist, so expression kinds are tested by their range.
+bool is_expression(CXCursorKind k) { return k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr; }
+
 std::vector<CXCursor> children(CXCursor c) {
   std::vector<CXCursor> out;
   clang_visitChildren(
@@ -33,10 +37,10 @@ std::vector<CXCursor> children(CXCursor c) {
 std::optional<CXCursor> operand_of(CXCursor cast) {
   std::optional<CXCursor> e;
   for (CXCursor c : children(cast))
-    if (clang_isExpression(c.kind)) e = c;
+    if (is_expression(c.kind)) e = c;
   while (e && (e->kind == CXCursor_UnexposedExpr || e->kind == CXCursor_ParenExpr)) {
     auto inner = children(*e);
-    if (inner.size() != 1 || !clang_isExpression(inner[0].kind)) break;
+    if (inner.size() != 1 || !is_expression(inner[0].kind)) break;
     e = inner[0];
   }
   return e;
