@@ -93,12 +93,11 @@ TEST(VersionMacros, ShippedDataCoversTheRealHeaders) {
   for (const char* header : {"torch/csrc/stable/version.h", "torch/headeronly/version.h"}) {
     std::ifstream in(::torchabi::test::real_torch_include() + "/" + header);
     ASSERT_TRUE(in) << header;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
-    static const std::regex define(R"(#\s*define\s+([A-Za-z_][A-Za-z0-9_]*))");
-    for (std::sregex_iterator it(text.begin(), text.end(), define), end; it != end; ++it) {
-      const std::string name = (*it)[1];
+    static const std::regex define(R"(^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*))");
+    for (std::string line; std::getline(in, line);) {  // a #define in a comment is no definition
+      std::smatch match;
+      if (!std::regex_search(line, match, define)) continue;
+      const std::string name = match[1];
       const VersionMacro* m = data.find(name);
       ASSERT_NE(m, nullptr) << name << " of " << header << " is missing: run scripts/version-macros.py";
       EXPECT_EQ(m->header, header) << name;
