@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lint_fixtures.h"
+#include "real_torch.h"
 
 namespace torchabi::e2e::lint {
 namespace {
@@ -286,12 +287,178 @@ TEST(LintRules, BuildHeaderError) {
   EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
 }
 
+
+// A message, help or note of a finding contains `text`.
+::testing::AssertionResult says(const nlohmann::json* f, const std::string& field, const std::string& text) {
+  if (!f) return ::testing::AssertionFailure() << "no such finding";
+  const auto& v = (*f)[field];
+  const std::string all = v.is_array() ? v.dump() : v.get<std::string>();
+  if (all.find(text) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << field << " lacks '" << text << "': " << all;
+}
+
+TEST(LintRules, VersionMacroMissingAtTarget) {
+  const std::string f = fixture("version-macro-missing-at-target/fires.cpp");
+  auto r = lint_fixture("version-macro-missing-at-target/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "version-macro-missing-at-target"),
+            (V{{f, 6, 5, "TORCH_FEATURE_VERSION"}, {f, 13, 28, "TORCH_VERSION_2_11_0"}}));
+  // Read as 0 at 2.9, the 2.10 test holds there.
+  const auto* newer = finding_at(j, "version-macro-missing-at-target", 6, 5);
+  EXPECT_TRUE(says(newer, "message", "reads TORCH_FEATURE_VERSION and TORCH_VERSION_2_10_0, which PyTorch 2.9's headers "
+                                     "do not define (they read as 0): built against them the condition is true, "
+                                     "although at TORCH_TARGET_VERSION 2.9 it means false"));
+  EXPECT_TRUE(says(newer, "notes", "TORCH_FEATURE_VERSION is defined from PyTorch 2.10 on, in <torch/csrc/stable/version.h>"));
+  EXPECT_TRUE(says(newer, "help", "#if defined(TORCH_FEATURE_VERSION) && defined(TORCH_VERSION_2_10_0) && "
+                                  "(TORCH_FEATURE_VERSION >= TORCH_VERSION_2_10_0)"));
+  EXPECT_TRUE(says(newer, "help", "__has_include(<torch/csrc/stable/version.h>)"));
+  ASSERT_NE(newer, nullptr);
+  EXPECT_EQ((*newer)["fix"]["replacement"],
+            "defined(TORCH_FEATURE_VERSION) && defined(TORCH_VERSION_2_10_0) && (TORCH_FEATURE_VERSION >= "
+            "TORCH_VERSION_2_10_0)");
+  EXPECT_EQ((*newer)["fix"]["safety"], "unsafe");
+  // Read as 0 at 2.9, the "below 2.11" test fails there: the fix keeps it true.
+  const auto* older = finding_at(j, "version-macro-missing-at-target", 13, 28);
+  EXPECT_TRUE(says(older, "message", "the condition is false, although at TORCH_TARGET_VERSION 2.9 it means true"));
+  ASSERT_NE(older, nullptr);
+  EXPECT_EQ((*older)["fix"]["replacement"], "!defined(TORCH_VERSION_2_11_0) || (TORCH_TARGET_VERSION < TORCH_VERSION_2_11_0)");
+
+  // At 2.10 only the 2.11 macro is missing; at 2.11 nothing is.
+  auto at_2_10 = lint_json({f, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  EXPECT_EQ(findings_of(at_2_10.json(), "version-macro-missing-at-target"), (V{{f, 13, 28, "TORCH_VERSION_2_11_0"}}));
+  auto at_2_11 = lint_json({f, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x020b000000000000"});
+  EXPECT_TRUE(findings_of(at_2_11.json(), "version-macro-missing-at-target").empty()) << at_2_11.out;
+  // Without a target nothing is promised.
+  auto untargeted = lint_json({f, "--", "-std=c++17", "-I", stand_ins()});
+  EXPECT_TRUE(findings_of(untargeted.json(), "version-macro-missing-at-target").empty()) << untargeted.out;
+
+  auto clean = lint_fixture("version-macro-missing-at-target/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+TEST(LintRules, SourceStreamIdAsHandle) {
+  const std::string f = fixture("source-stream-id-as-handle/fires.cpp");
+  auto r = lint_fixture("source-stream-id-as-handle/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "source-stream-id-as-handle"),
+            (V{{f, 10, 24, "torch::stable::accelerator::Stream::id"}, {f, 11, 24, "torch::stable::accelerator::Stream::id"}}));
+  const auto* cast = finding_at(j, "source-stream-id-as-handle", 10, 24);
+  EXPECT_TRUE(says(cast, "message", "'s.id()' cast to cudaStream_t: torch::stable::accelerator::Stream::id() is the "
+                                    "stream's StreamId"));
+  EXPECT_TRUE(says(cast, "help", "s.nativeHandle()"));
+  const auto* c_style = finding_at(j, "source-stream-id-as-handle", 11, 24);
+  EXPECT_TRUE(says(c_style, "help", "torch::stable::accelerator::getCurrentStream(device).nativeHandle()"));
+  // Below 2.13 there is no nativeHandle(): the C shim's CUDA stream instead.
+  auto old = lint_json({f, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  auto oj = old.json();
+  EXPECT_TRUE(says(finding_at(oj, "source-stream-id-as-handle", 10, 24), "help",
+                   "aoti_torch_get_current_cuda_stream(device_index, (void**)&stream)"));
+
+  auto clean = lint_fixture("source-stream-id-as-handle/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+TEST(LintRules, SourceDispatcherScalarArg) {
+  const std::string f = fixture("source-dispatcher-scalar-arg/fires.cpp");
+  auto r = lint_fixture("source-dispatcher-scalar-arg/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "source-dispatcher-scalar-arg"), (V{{f, 6, 32, "aten::full"}, {f, 10, 37, "aten::clamp"}}));
+  const auto* full = finding_at(j, "source-dispatcher-scalar-arg", 6, 32);
+  EXPECT_TRUE(says(full, "message", "torch_call_dispatcher(\"aten::full\", \"\", ...): aten::full takes fill_value (Scalar), "
+                                    "and StableIValue has no Scalar representation"));
+  EXPECT_TRUE(says(full, "notes", "full(SymInt[] size, Scalar fill_value"));
+  const auto* clamp = finding_at(j, "source-dispatcher-scalar-arg", 10, 37);
+  EXPECT_TRUE(says(clamp, "message", "aten::clamp takes min (Scalar?) and max (Scalar?)"));
+
+  auto clean = lint_fixture("source-dispatcher-scalar-arg/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+// The three rules on sources that include Debian's real 2.14.1 headers.
+RunResult lint_with_real_headers(const std::string& name, const std::string& code, std::vector<std::string> flags = {}) {
+  const std::string src = write_file(make_temp_dir(), name, code);
+  std::vector<std::string> args = {src, "--", "-std=c++17", "-I" + test::real_torch_include()};
+  args.insert(args.end(), flags.begin(), flags.end());
+  return lint_json(args);
+}
+
+TEST(LintRulesRealHeaders, VersionMacroMissingAtTarget) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string code =
+      "#include <torch/csrc/stable/library.h>\n"
+      "#if TORCH_FEATURE_VERSION >= TORCH_VERSION_2_12_0\n"
+      "int twelve() { return 12; }\n"
+      "#endif\n"
+      "#if defined(TORCH_FEATURE_VERSION) && TORCH_FEATURE_VERSION >= TORCH_VERSION_2_10_0\n"
+      "int ten() { return 10; }\n"
+      "#endif\n";
+  auto r = lint_with_real_headers("macros.cpp", code, {"-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  const auto found = findings_of(j, "version-macro-missing-at-target");
+  ASSERT_EQ(found.size(), 1u) << r.out;
+  EXPECT_EQ(found[0].line, 2);
+  EXPECT_EQ(found[0].symbol, "TORCH_FEATURE_VERSION");
+  EXPECT_TRUE(says(finding_at(j, "version-macro-missing-at-target", 2, 5), "message",
+                   "reads TORCH_FEATURE_VERSION and TORCH_VERSION_2_12_0, which PyTorch 2.9's headers do not define"));
+  // At the headers' own release every macro exists.
+  auto at_2_12 = lint_with_real_headers("macros.cpp", code, {"-DTORCH_TARGET_VERSION=0x020c000000000000"});
+  EXPECT_TRUE(findings_of(at_2_12.json(), "version-macro-missing-at-target").empty()) << at_2_12.out;
+}
+
+TEST(LintRulesRealHeaders, SourceStreamIdAsHandle) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  auto r = lint_with_real_headers("stream.cpp",
+                                  "#include <torch/csrc/stable/accelerator.h>\n"
+                                  "typedef struct CUstream_st* cudaStream_t;\n"
+                                  "cudaStream_t current(int32_t device) {\n"
+                                  "  return reinterpret_cast<cudaStream_t>(\n"
+                                  "      torch::stable::accelerator::getCurrentStream(device).id());\n"
+                                  "}\n");
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  const auto found = findings_of(j, "source-stream-id-as-handle");
+  ASSERT_EQ(found.size(), 1u) << r.out;
+  EXPECT_EQ(found[0].line, 4);
+  EXPECT_EQ(found[0].column, 10);
+  EXPECT_EQ(found[0].symbol, "torch::stable::accelerator::Stream::id");
+  // The real header's nativeHandle() is guarded for 2.13.
+  EXPECT_TRUE(says(finding_at(j, "source-stream-id-as-handle", 4, 10), "help", ".nativeHandle() (PyTorch 2.13+)"));
+}
+
+TEST(LintRulesRealHeaders, SourceDispatcherScalarArg) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  auto r = lint_with_real_headers("dispatch.cpp",
+                                  "#include <torch/csrc/stable/c/shim.h>\n"
+                                  "AOTITorchError filled(StableIValue* stack) {\n"
+                                  "  return torch_call_dispatcher(\"aten::full\", \"\", stack, TORCH_ABI_VERSION);\n"
+                                  "}\n"
+                                  "AOTITorchError randoms(StableIValue* stack) {\n"
+                                  "  return torch_call_dispatcher(\"aten::rand\", \"generator\", stack, TORCH_ABI_VERSION);\n"
+                                  "}\n");
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  const auto found = findings_of(j, "source-dispatcher-scalar-arg");
+  ASSERT_EQ(found.size(), 1u) << r.out;  // aten::rand.generator takes no Scalar
+  EXPECT_EQ(found[0].line, 3);
+  EXPECT_EQ(found[0].column, 32);
+  EXPECT_EQ(found[0].symbol, "aten::full");
+  EXPECT_TRUE(says(finding_at(j, "source-dispatcher-scalar-arg", 3, 32), "help", "torch::stable::full (PyTorch 2.10)"));
+}
+
 TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
   for (const char* rule : {"source-unstable-include", "source-unstable-api", "source-unstable-macro",
                            "version-target-implausible", "version-api-after-target", "source-bool-macro-flag",
                            "source-target-version-undefined", "source-shim-declaration-mismatch",
                            "source-suppression-without-reason", "source-parse-incomplete", "source-tu-not-analysed",
-                           "source-inactive-branch", "build-target-version-missing",
+                           "source-inactive-branch", "version-macro-missing-at-target", "source-stream-id-as-handle",
+                           "source-dispatcher-scalar-arg", "build-target-version-missing",
                            "build-api-hidden-by-configuration", "build-api-not-in-headers", "build-header-error"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;

@@ -90,6 +90,9 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   checks.push_back(checks::make_target_version_check());
   checks.push_back(checks::make_template_use_check());
   checks.push_back(checks::make_inactive_branch_check());
+  checks.push_back(checks::make_version_macro_check());
+  checks.push_back(checks::make_stream_id_cast_check());
+  checks.push_back(checks::make_dispatcher_scalar_check());
   // After target_version_check: they read its subject facts and leave the
   // errors it explained alone; before parse_status_check, which counts the
   // errors nobody explained.
@@ -103,7 +106,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
 }
 
 std::string lint_checks_id() {
-  std::string id = "builtin-v3";
+  std::string id = "builtin-v4";  // v4: version macros, stream ids, dispatcher Scalars, the build as configured
   std::lock_guard lock(registry_mutex());
   for (auto& [name, f] : registry()) id += "+" + name;
   return id;

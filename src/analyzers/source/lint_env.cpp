@@ -25,6 +25,8 @@ LintEnv LintEnv::load(const inputs::RulesSource& src, const inputs::ApiCatalog& 
   env.classifier = HeaderClassifier::load(src);
   env.replacements = load_replacements_cached(src, cache_dir);
   env.stable_apis = StableApiIndex::load(src, catalog);
+  env.version_macros = VersionMacros::load(src);
+  env.aten_ops = inputs::AtenOps::load(src);
   std::string all;
   for (const auto& rel : src.list("")) {
     all += rel;

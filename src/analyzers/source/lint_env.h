@@ -10,6 +10,8 @@
 #include "analyzers/source/replacements.h"
 #include "analyzers/source/source_model.h"
 #include "analyzers/source/stable_api_index.h"
+#include "analyzers/source/version_macros.h"
+#include "inputs/aten_ops.h"
 #include "common/version.h"
 
 namespace torchabi::inputs {
@@ -30,6 +32,10 @@ struct LintEnv {
   HeaderClassifier classifier;
   Replacements replacements;
   StableApiIndex stable_apis;
+  // The release each version macro of the stable headers first appears in.
+  VersionMacros version_macros;
+  // ATen's operator schemas, for calls through the dispatcher by name.
+  inputs::AtenOps aten_ops;
   // Digest of every rules input (rules/ files, imported torch headers): part
   // of each cached result's key, so editing a rule invalidates the cache.
   std::string digest;

@@ -20,5 +20,8 @@ std::unique_ptr<TuCheck> make_build_floor_check();        // build-target-versio
 std::unique_ptr<TuCheck> make_parse_status_check();       // source-parse-incomplete
 std::unique_ptr<TuCheck> make_template_use_check();       // source-unstable-api in templates and invalid declarations
 std::unique_ptr<TuCheck> make_inactive_branch_check();    // source-inactive-branch
+std::unique_ptr<TuCheck> make_version_macro_check();      // version-macro-missing-at-target
+std::unique_ptr<TuCheck> make_stream_id_cast_check();     // source-stream-id-as-handle
+std::unique_ptr<TuCheck> make_dispatcher_scalar_check();  // source-dispatcher-scalar-arg
 
 }  // namespace torchabi::source::checks

@@ -10,65 +10,11 @@
 #include <map>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/directives.h"
 
 namespace torchabi::source::checks {
 
 namespace {
-
-struct Directive {
-  uint32_t line = 0;
-  uint32_t offset = 0;       // of the line's first character
-  std::string keyword;       // if, ifdef, elif, undef, pragma, define, ...
-  std::string rest;          // the directive after the keyword, continuations joined, comments removed
-  uint32_t rest_offset = 0;  // file offset of rest[0] (exact for single-line directives)
-};
-
-std::string strip_comments(std::string s) {
-  for (size_t p = s.find("/*"); p != std::string::npos; p = s.find("/*", p)) {
-    size_t e = s.find("*/", p + 2);
-    s.replace(p, e == std::string::npos ? std::string::npos : e + 2 - p, " ");
-  }
-  if (size_t p = s.find("//"); p != std::string::npos) s.erase(p);
-  return s;
-}
-
-std::vector<Directive> scan_directives(std::string_view text) {
-  std::vector<Directive> out;
-  uint32_t line = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t nl = text.find('\n', pos);
-    size_t end = nl == std::string_view::npos ? text.size() : nl;
-    ++line;
-    size_t k = pos;
-    while (k < end && (text[k] == ' ' || text[k] == '\t')) ++k;
-    if (k < end && text[k] == '#') {
-      Directive d;
-      d.line = line;
-      d.offset = static_cast<uint32_t>(pos);
-      size_t kw = k + 1;
-      while (kw < end && (text[kw] == ' ' || text[kw] == '\t')) ++kw;
-      size_t kw_end = kw;
-      while (kw_end < end && std::isalpha(static_cast<unsigned char>(text[kw_end]))) ++kw_end;
-      d.keyword = std::string(text.substr(kw, kw_end - kw));
-      d.rest_offset = static_cast<uint32_t>(kw_end);
-      std::string rest(text.substr(kw_end, end - kw_end));
-      while (!rest.empty() && rest.back() == '\\' && nl != std::string_view::npos) {
-        rest.pop_back();
-        pos = nl + 1;
-        nl = text.find('\n', pos);
-        end = nl == std::string_view::npos ? text.size() : nl;
-        rest += std::string(text.substr(pos, end - pos));
-        ++line;
-      }
-      d.rest = strip_comments(rest);
-      out.push_back(std::move(d));
-    }
-    if (nl == std::string_view::npos) break;
-    pos = nl + 1;
-  }
-  return out;
-}
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 

@@ -1,13 +1,13 @@
-#include "analyzers/schema/registrations/aten_ops.h"
+#include "inputs/aten_ops.h"
 
 #include <sstream>
 
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
 
-namespace torchabi::schema {
+namespace torchabi::inputs {
 
-AtenOps AtenOps::load(const inputs::RulesSource& rules) {
+AtenOps AtenOps::load(const RulesSource& rules) {
   const char* path = "schema/aten_ops.tsv";
   return parse(rules.require(path), path);
 }
@@ -47,4 +47,4 @@ std::vector<std::string> AtenOps::overloads_of(const std::string& name) const {
   return out;
 }
 
-}  // namespace torchabi::schema
+}  // namespace torchabi::inputs
