@@ -9,7 +9,7 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
-#include "analyzers/source/clang_errors.h"
+#include "analyzers/source/compile_errors.h"
 
 namespace torchabi::source::checks {
 

@@ -13,7 +13,7 @@
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/ast_regions.h"
-#include "analyzers/source/clang_errors.h"
+#include "analyzers/source/compile_errors.h"
 #include "analyzers/source/inactive_branches.h"
 #include "analyzers/source/rules_import.h"
 #include "analyzers/source/token_scan.h"

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "analyzers/source/checks/checks.h"
-#include "analyzers/source/clang_errors.h"
+#include "analyzers/source/compile_errors.h"
 
 namespace torchabi::source::checks {
 

@@ -15,7 +15,7 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
-#include "analyzers/source/clang_errors.h"
+#include "analyzers/source/compile_errors.h"
 #include "analyzers/source/feature_guards.h"
 #include "analyzers/source/target_setting.h"
 #include "analyzers/source/version_expr.h"

@@ -1,4 +1,4 @@
-#include "analyzers/source/clang_errors.h"
+#include "analyzers/source/compile_errors.h"
 
 #include <regex>
 
