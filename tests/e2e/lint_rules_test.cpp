@@ -117,6 +117,11 @@ TEST(LintRules, SourceShimDeclarationMismatch) {
   auto clean = lint_fixture("source-shim-declaration-mismatch/clean.cpp", false);
   EXPECT_EQ(clean.exit_code, 0);
   EXPECT_TRUE(clean.json()["findings"].empty());
+  // Without the shim's typedefs in the TU, the catalog's own type rows say
+  // what AOTITorchError and AtenTensorHandle are (int32_t, AtenTensorOpaque*).
+  auto underlying = lint_fixture("source-shim-declaration-mismatch/clean_no_typedefs.cpp", false);
+  EXPECT_EQ(underlying.exit_code, 0) << underlying.out;
+  EXPECT_TRUE(findings_of(underlying.json(), "source-shim-declaration-mismatch").empty()) << underlying.out;
 }
 
 TEST(LintRules, SourceSuppressionWithoutReason) {
