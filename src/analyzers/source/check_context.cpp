@@ -90,6 +90,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   checks.push_back(checks::make_target_version_check());
   checks.push_back(checks::make_template_use_check());
   checks.push_back(checks::make_inactive_branch_check());
+  checks.push_back(checks::make_undefined_stable_function_check());
   checks.push_back(checks::make_parse_status_check());
   std::lock_guard lock(registry_mutex());
   for (auto& [id, f] : registry()) checks.push_back(f());
@@ -97,7 +98,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
 }
 
 std::string lint_checks_id() {
-  std::string id = "builtin-v2";
+  std::string id = "builtin-v3";
   std::lock_guard lock(registry_mutex());
   for (auto& [name, f] : registry()) id += "+" + name;
   return id;

@@ -17,5 +17,6 @@ std::unique_ptr<TuCheck> make_target_version_check();     // version-target-impl
 std::unique_ptr<TuCheck> make_parse_status_check();       // source-parse-incomplete
 std::unique_ptr<TuCheck> make_template_use_check();       // source-unstable-api in templates and invalid declarations
 std::unique_ptr<TuCheck> make_inactive_branch_check();    // source-inactive-branch
+std::unique_ptr<TuCheck> make_undefined_stable_function_check();  // source-undefined-stable-function
 
 }  // namespace torchabi::source::checks
