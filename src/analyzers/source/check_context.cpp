@@ -87,10 +87,11 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   checks.push_back(checks::make_macro_check());
   checks.push_back(checks::make_preprocessor_traps_check());
   checks.push_back(checks::make_shim_declaration_check());
+  // Before the target check: its advice depends on whether definitions are missing.
+  checks.push_back(checks::make_undefined_stable_function_check());
   checks.push_back(checks::make_target_version_check());
   checks.push_back(checks::make_template_use_check());
   checks.push_back(checks::make_inactive_branch_check());
-  checks.push_back(checks::make_undefined_stable_function_check());
   checks.push_back(checks::make_parse_status_check());
   std::lock_guard lock(registry_mutex());
   for (auto& [id, f] : registry()) checks.push_back(f());
