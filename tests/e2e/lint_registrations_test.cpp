@@ -103,7 +103,8 @@ TEST(LintRegistrations, KernelConstnessSeverityFollowsWhatTheBodyWrites) {
   auto r = lint_json(fixture_args(schema_fixture("boxed-signature-mismatch/constness")));
   ASSERT_NE(r.exit_code, 2) << r.err;
   std::map<std::string, std::string> severity;
-  for (const auto& f : r.json()["findings"]) {
+  const nlohmann::json report = r.json();
+  for (const auto& f : report["findings"]) {
     if (f["rule"] != "boxed-signature-mismatch") continue;
     const std::string m = f["message"];
     for (const char* k : {"fill_out", "reset", "peek"})

@@ -202,7 +202,7 @@ TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
                            "version-target-implausible", "version-api-after-target", "source-bool-macro-flag",
                            "source-target-version-undefined", "source-shim-declaration-mismatch",
                            "source-suppression-without-reason", "source-parse-incomplete", "source-tu-not-analysed",
-                           "source-inactive-branch"}) {
+                           "source-inactive-branch", "source-undefined-stable-function"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;
     auto r = run_torchabi({"explain", rule});
