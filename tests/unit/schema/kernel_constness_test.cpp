@@ -31,6 +31,14 @@ TEST(KernelConstness, WrittenNonConstRefTheSchemaDoesNotMarkIsAWarningNamingTheW
   EXPECT_NE(f->message.find("constness/ops.cpp:14"), std::string::npos) << f->message;
 }
 
+TEST(KernelConstness, WriteThroughAMethodIsNamedToo) {
+  const auto& run = run_fixture("boxed-signature-mismatch/constness");
+  const auto* f = about(run, "scribble");
+  ASSERT_NE(f, nullptr) << describe(run);
+  EXPECT_EQ(f->severity, findings::Severity::Warning) << f->message;
+  EXPECT_NE(f->message.find("writes 'x' through x.mutable_data_ptr() at "), std::string::npos) << f->message;
+}
+
 TEST(KernelConstness, UnwrittenNonConstRefIsANote) {
   const auto& run = run_fixture("boxed-signature-mismatch/constness");
   const auto* f = about(run, "peek");
