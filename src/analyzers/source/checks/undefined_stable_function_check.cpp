@@ -97,7 +97,11 @@ private:
     const bool member = parent.kind == CXCursor_ClassDecl || parent.kind == CXCursor_StructDecl ||
                         parent.kind == CXCursor_ClassTemplate;
     const std::string needle = member ? spelling(parent) + "::" + name : name;
+    // PyTorch defines everything it declares, in the declaring header or one
+    // next to it; a declaration nothing on disk defines belongs to a
+    // declarations-only stand-in (test headers), not to a real install.
     const DefiningHeader where = find_defining_header(decl_file, needle);
+    if (where.definer.empty()) return;
     const std::string dir = header.substr(0, header.rfind('/') + 1);
 
     findings::Finding f;
@@ -108,14 +112,9 @@ private:
                 "the library cannot link (no libtorch exports header-only C++)";
     f.notes.push_back("declared at " + display_path(decl_file) + ":" + std::to_string(line_of(decl)));
     if (use.count > 1) f.notes.push_back("used " + std::to_string(use.count) + " times in this translation unit");
-    if (!where.definer.empty()) {
-      f.notes.push_back("defined in <" + dir + where.definer + ">");
-      f.help = "include <" + dir + (where.umbrella.empty() ? where.definer : where.umbrella) + ">" +
-               (where.umbrella.empty() ? "" : ", which includes <" + header + "> and <" + dir + where.definer + ">");
-    } else {
-      f.help = "include the stable header that defines it (an umbrella such as <torch/csrc/stable/tensor.h> "
-               "rather than a *_struct.h header alone)";
-    }
+    f.notes.push_back("defined in <" + dir + where.definer + ">");
+    f.help = "include <" + dir + (where.umbrella.empty() ? where.definer : where.umbrella) + ">" +
+             (where.umbrella.empty() ? "" : ", which includes <" + header + "> and <" + dir + where.definer + ">");
     ctx.report(std::move(f));
   }
 
