@@ -6,6 +6,8 @@
 // suppressions and exit codes as the rest of lint.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "lint_fixtures.h"
 #include "real_torch.h"
 
@@ -93,6 +95,25 @@ TEST(LintRegistrations, EveryRuleWithAFixtureIsCovered) {
   std::vector<std::string> covered;
   for (const auto& c : cases()) covered.push_back(c.rule);
   EXPECT_EQ(covered, rules);
+}
+
+TEST(LintRegistrations, KernelConstnessSeverityFollowsWhatTheBodyWrites) {
+  // const& for a Tensor(a!) and an unwritten non-const& are notes; a
+  // non-const& the kernel writes without the schema saying so is a warning.
+  auto r = lint_json(fixture_args(schema_fixture("boxed-signature-mismatch/constness")));
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  std::map<std::string, std::string> severity;
+  const nlohmann::json report = r.json();
+  for (const auto& f : report["findings"]) {
+    if (f["rule"] != "boxed-signature-mismatch") continue;
+    const std::string m = f["message"];
+    for (const char* k : {"fill_out", "reset", "peek", "scribble"})
+      if (m.find(std::string("'") + k + "'") != std::string::npos) severity[k] = f["severity"];
+  }
+  EXPECT_EQ(severity, (std::map<std::string, std::string>{
+                          {"fill_out", "note"}, {"peek", "note"}, {"reset", "warning"}, {"scribble", "warning"}}))
+      << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.out;  // nothing at the default --fail-on error
 }
 
 TEST(LintRegistrations, DefAndImplInDifferentFilesOfACompileDatabaseAreMatched) {

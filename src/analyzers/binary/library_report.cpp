@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzers/binary/stable_cxx_headers.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::binary {
@@ -18,7 +19,18 @@ bool is_torch_library(const std::string& soname) {
   return soname.starts_with("libtorch") || soname.starts_with("libc10") || soname.starts_with("libcaffe2");
 }
 
+// torch::stable / torch::headeronly C++ is header-only by design: an import
+// of it is a definition the build left out, which no libtorch provides.
+std::vector<const CxxSymbol*> undefined_stable_cxx(const LibraryScan& scan) {
+  std::vector<const CxxSymbol*> out;
+  for (const auto& imp : scan.stable_cxx_imports)
+    if (imp.ns == "torch::stable" || imp.ns == "torch::headeronly") out.push_back(&imp);
+  return out;
+}
+
 std::string loads_on(const LibraryScan& scan, const VersionFloor& floor, const std::vector<BuildNeed>& needs) {
+  if (const auto undefined = undefined_stable_cxx(scan); !undefined.empty())
+    return "no PyTorch release (it imports " + undefined.front()->demangled + ", header-only C++ no libtorch exports)";
   const std::string verdict = verdict_of(scan);
   if (verdict == kVerdictNoTorch) return "any PyTorch release (it imports nothing from PyTorch)";
   if (verdict == kVerdictUnstable) {
@@ -59,6 +71,19 @@ void add_findings(const LibraryScan& scan, const findings::Location& where, cons
     f.help = "use the stable C shim or torch::stable / torch::headeronly instead; this import only resolves "
              "against the exact libtorch the library was built with";
     f.notes.push_back("mangled: " + imp.mangled);
+    report.add(std::move(f));
+  }
+  for (const CxxSymbol* imp : undefined_stable_cxx(scan)) {
+    findings::Finding f;
+    f.rule = "binary-undefined-stable-cxx";
+    f.location = at_symbol(where, imp->demangled);
+    f.message = "imports " + imp->demangled + ", header-only C++ (" + imp->ns +
+                "::) that no libtorch exports: the library can never load on any PyTorch";
+    const std::string header = stable_header_to_include(imp->qualified);
+    f.help = (header.empty() ? std::string("include the stable header that defines it")
+                             : "include <" + header + "> (it defines " + imp->qualified + ")") +
+             " in every source that uses it and rebuild; the build compiled a call to it without its definition";
+    f.notes.push_back("mangled: " + imp->mangled);
     report.add(std::move(f));
   }
   for (const auto& name : scan.unknown_shims) {

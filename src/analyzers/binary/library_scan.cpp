@@ -32,7 +32,8 @@ void add_import(LibraryScan& scan, std::string_view name, SymbolClassifier& clas
       scan.unstable_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
       break;
     case SymbolKind::StableCxx:
-      scan.stable_cxx_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+      scan.stable_cxx_imports.push_back(
+          {std::string(name), std::move(c.demangled), std::move(c.ns), std::move(c.qualified)});
       break;
     case SymbolKind::Other:
       ++scan.other_imports;

@@ -24,6 +24,7 @@ struct CxxSymbol {
   std::string mangled;
   std::string demangled;
   std::string ns;  // the namespace that decided its class, e.g. "c10"
+  std::string qualified;  // the entity's name without parameters, e.g. "torch::stable::Tensor::dim"
 };
 
 // A symbol version an ELF library requires of one of its DT_NEEDED libraries.

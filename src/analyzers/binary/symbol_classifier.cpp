@@ -151,6 +151,7 @@ SymbolClass SymbolClassifier::classify_msvc(std::string_view symbol, bool want_t
   c.ns = std::move(m.ns);
   c.context = std::move(scope.context);
   c.demangled = std::move(scope.text);
+  c.qualified = std::move(scope.qualified);
   return c;
 }
 
@@ -179,6 +180,7 @@ SymbolClass SymbolClassifier::classify(std::string_view symbol, bool want_text) 
   c.ns = std::move(m.ns);
   c.context = std::move(scope.context);
   c.demangled = std::move(scope.text);
+  c.qualified = std::move(scope.qualified);
   return c;
 }
 

@@ -30,6 +30,7 @@ struct SymbolClass {
   std::string ns;                               // C++: deciding namespace, e.g. "c10", "torch::stable"
   std::string context;                          // C++: declaration context, e.g. "c10::detail"
   std::string demangled;                        // C++: full text, when asked for
+  std::string qualified;                        // C++: the entity's name, e.g. "torch::stable::Tensor::dim"
   bool header_only = false;  // StableCxx because torch/headeronly defines it (its namespace says unstable)
 };
 

@@ -87,6 +87,8 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   checks.push_back(checks::make_macro_check());
   checks.push_back(checks::make_preprocessor_traps_check());
   checks.push_back(checks::make_shim_declaration_check());
+  // Before the target check: its advice depends on whether definitions are missing.
+  checks.push_back(checks::make_undefined_stable_function_check());
   checks.push_back(checks::make_target_version_check());
   checks.push_back(checks::make_template_use_check());
   checks.push_back(checks::make_inactive_branch_check());
@@ -106,7 +108,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
 }
 
 std::string lint_checks_id() {
-  std::string id = "builtin-v4";  // v4: version macros, stream ids, dispatcher Scalars, the build as configured
+  std::string id = "builtin-v5";  // v5: undefined stable functions, version macros, stream ids, dispatcher Scalars, the build as configured
   std::lock_guard lock(registry_mutex());
   for (auto& [name, f] : registry()) id += "+" + name;
   return id;

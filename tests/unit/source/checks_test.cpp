@@ -344,6 +344,29 @@ TEST(ShimDeclaration, MatchingPrototypesWithTypedefsAreClean) {
   EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
 }
 
+TEST(ShimDeclaration, UnderlyingTypesWithoutTheShimTypedefsAreClean) {
+  // AOTITorchError is int32_t and AtenTensorHandle AtenTensorOpaque* per the
+  // catalog's type rows, though the TU declares neither typedef.
+  TuResult r = lint_file(lint_fixture("source-shim-declaration-mismatch/clean_no_typedefs.cpp"), {}, false);
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
+TEST(UndefinedStableFunction, MethodDeclaredInStructHeaderOnlyIsReportedOnce) {
+  const std::string cpp = lint_fixture("source-undefined-stable-function/fires.cpp");
+  TuResult r = lint_file(cpp);
+  EXPECT_EQ(positions(r, "source-undefined-stable-function", cpp), (Positions{{8, 12}}));
+  const auto* f = find_finding(r, "source-undefined-stable-function", 8);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->location.symbol, "torch::stable::Tensor::scalar_type");
+  EXPECT_EQ(f->help, "include <torch/csrc/stable/tensor.h>, which includes <torch/csrc/stable/tensor_struct.h> and "
+                     "<torch/csrc/stable/tensor_inl.h>");
+}
+
+TEST(UndefinedStableFunction, UmbrellaHeaderIsClean) {
+  TuResult r = lint_file(lint_fixture("source-undefined-stable-function/clean.cpp"));
+  EXPECT_TRUE(r.findings.empty()) << r.findings.front().message;
+}
+
 TEST(ParseIncomplete, MissingHeaderKeepsTokenFindingsAndSaysSo) {
   TuResult r = lint_file(lint_fixture("source-parse-incomplete/fires.cpp"), {}, false);
   ASSERT_EQ(positions(r, "source-parse-incomplete"), (Positions{{2, 10}}));

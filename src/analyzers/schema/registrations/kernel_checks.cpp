@@ -67,6 +67,10 @@ struct SignatureIssue {
   std::string text;
   bool constness_only = false;
   bool release = false;  // a form, but its conversion is newer than the target (boxed-unsupported-type)
+  // Constness that cannot go wrong: const& for a written Tensor (the data is
+  // written through the handle, the handle itself is not), or a non-const&
+  // the kernel never writes.
+  bool note = false;
 };
 
 std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api api, const FunctionSchema& s,
@@ -77,6 +81,7 @@ std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api ap
   if (api == Api::Legacy && !sig.params.empty() && sig.params[0].normalized == "c10::DispatchKeySet") {
     sig.params.erase(sig.params.begin());
     sig.param_names.erase(sig.param_names.begin());
+    if (sig.param_writes && !sig.param_writes->empty()) sig.param_writes->erase(sig.param_writes->begin());
   }
   const size_t n = s.arguments.size(), p = sig.params.size();
   if (p != n)
@@ -99,14 +104,23 @@ std::vector<SignatureIssue> compare_signature(const RegistrationEnv& env, Api ap
       continue;
     }
     bool tensorish = a.type.strip_optional().is_base(BaseType::Tensor);
-    if (a.is_mutable() && c.lvalue_ref && c.is_const)
+    if (a.is_mutable() && c.lvalue_ref && c.is_const) {
       issues.push_back({param + " is const, but the schema marks '" + a.name + "' as written (" +
-                            to_string(a.type) + ")",
-                        true});
-    else if (!a.is_mutable() && tensorish && c.lvalue_ref && !c.is_const)
-      issues.push_back({param + " is a non-const reference, but the schema does not mark '" + a.name +
-                            "' as written; declare it " + to_string(a.type) + "(a!) or take it by const&",
-                        true});
+                            to_string(a.type) + "); a const Tensor& still writes its data, so this works",
+                        true, false, true});
+    } else if (!a.is_mutable() && tensorish && c.lvalue_ref && !c.is_const) {
+      const std::string write =
+          sig.param_writes && i < sig.param_writes->size() ? (*sig.param_writes)[i] : std::string();
+      if (!write.empty())
+        issues.push_back({param + " writes '" + a.name + "' through " + write + ", but the schema does not mark it "
+                              "as written; declare it " + to_string(a.type) + "(a!)",
+                          true});
+      else
+        issues.push_back({param + " is a non-const reference, but the schema does not mark '" + a.name +
+                              "' as written" + (sig.param_writes ? " and the kernel does not write it" : "") +
+                              "; take it by const&",
+                          true, false, true});
+    }
   }
   if (sig.result_known) {
     if (api == Api::Stable) {
@@ -148,6 +162,8 @@ void report_signature(RegistrationContext& ctx, const std::string& rule, const K
     ctx.report(std::move(f));
   }
   if (issues.empty()) return;
+  // The message names the issue that decides the severity.
+  std::stable_partition(issues.begin(), issues.end(), [](const SignatureIssue& i) { return !i.note; });
   findings::Finding f;
   f.rule = rule;
   f.location = k.where;
@@ -156,7 +172,9 @@ void report_signature(RegistrationContext& ctx, const std::string& rule, const K
   f.notes.push_back("schema: " + to_string(s));
   if (!k.declared.file.empty()) f.notes.push_back("kernel declared at " + k.declared.display());
   bool constness_only = std::all_of(issues.begin(), issues.end(), [](const auto& i) { return i.constness_only; });
-  if (constness_only) f.severity = findings::Severity::Warning;
+  bool notes_only = std::all_of(issues.begin(), issues.end(), [](const auto& i) { return i.note; });
+  if (notes_only) f.severity = findings::Severity::Note;
+  else if (constness_only) f.severity = findings::Severity::Warning;
   f.help = rule == "backend-signature-mismatch"
                ? "match the kernel to the operator's schema in this PyTorch release; registration silently uses "
                  "the wrong calling convention otherwise"

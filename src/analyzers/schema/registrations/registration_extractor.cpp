@@ -9,6 +9,7 @@
 
 #include "analyzers/schema/registrations/cpp_string_literal.h"
 #include "analyzers/schema/registrations/cpp_type_name.h"
+#include "analyzers/schema/registrations/kernel_writes.h"
 #include "analyzers/schema/registrations/registration_index.h"
 #include "analyzers/source/boxable_types.h"
 #include "analyzers/source/cursor_utils.h"
@@ -474,6 +475,7 @@ private:
     if (!clang_Cursor_isNull(fn)) {
       k.function = source::qualified_name(fn);
       k.signature = signature_of(fn);
+      k.signature->param_writes = parameter_writes(tu_, fn);
       k.declared = location(fn);
       if (boxer) k.form = KernelRef::Form::TorchBox;
       else k.form = is_boxed_signature(fn) ? KernelRef::Form::Boxed : KernelRef::Form::Unboxed;
@@ -486,6 +488,7 @@ private:
           s.params.push_back(cpp_type(clang_getCursorType(c)));
           s.param_names.push_back(source::spelling(c));
         }
+      s.param_writes = parameter_writes(tu_, lambda);
       k.signature = std::move(s);
       k.declared = location(lambda);
     }

@@ -43,7 +43,9 @@ LiteralText literal(const json& j) {
 json signature(const CppSignature& s) {
   json params = json::array();
   for (const auto& p : s.params) params.push_back(type(p));
-  return {{"result", type(s.result)}, {"params", params}, {"names", s.param_names}, {"result_known", s.result_known}};
+  json j = {{"result", type(s.result)}, {"params", params}, {"names", s.param_names}, {"result_known", s.result_known}};
+  if (s.param_writes) j["writes"] = *s.param_writes;
+  return j;
 }
 CppSignature signature(const json& j) {
   CppSignature s;
@@ -51,6 +53,7 @@ CppSignature signature(const json& j) {
   for (const auto& p : j.at("params")) s.params.push_back(type(p));
   s.param_names = j.at("names").get<std::vector<std::string>>();
   s.result_known = j.at("result_known");
+  if (j.contains("writes")) s.param_writes = j.at("writes").get<std::vector<std::string>>();
   return s;
 }
 

@@ -55,6 +55,9 @@ struct CppSignature {
   std::vector<CppType> params;
   std::vector<std::string> param_names;
   bool result_known = true;  // false for lambdas, whose return type is not read
+  // Per parameter, the first write through it in the body ("out.fill_() at
+  // file:line"), empty when none; unset when the body is not in the TU.
+  std::optional<std::vector<std::string>> param_writes;
 };
 
 // The second argument of m.impl (or of a legacy m.def).

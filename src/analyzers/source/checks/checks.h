@@ -23,5 +23,6 @@ std::unique_ptr<TuCheck> make_inactive_branch_check();    // source-inactive-bra
 std::unique_ptr<TuCheck> make_version_macro_check();      // version-macro-missing-at-target
 std::unique_ptr<TuCheck> make_stream_id_cast_check();     // source-stream-id-as-handle
 std::unique_ptr<TuCheck> make_dispatcher_scalar_check();  // source-dispatcher-scalar-arg
+std::unique_ptr<TuCheck> make_undefined_stable_function_check();  // source-undefined-stable-function
 
 }  // namespace torchabi::source::checks

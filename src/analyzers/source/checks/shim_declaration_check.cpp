@@ -3,6 +3,8 @@
 // prototype. The linker resolves the symbol by name only, so a wrong
 // parameter list or return type is silent memory corruption at run time.
 #include <cctype>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "analyzers/source/checks/checks.h"
@@ -101,12 +103,18 @@ public:
         },
         this);
   }
-  // Replaces typedef names in `type` by their canonical spelling.
-  std::string canonical(const std::string& type) const {
+  // Replaces typedef names in `type` by their canonical spelling. A name the
+  // TU does not declare (AOTITorchError when the shim header is not included)
+  // is first expanded through the catalog's own type rows ("using
+  // AOTITorchError = int32_t"), so a declaration written with the underlying
+  // type compares equal.
+  std::string canonical(const std::string& type, const inputs::ApiCatalog& catalog, int depth = 0) const {
     std::string out, word;
     auto flush = [&] {
       auto it = map_.find(word);
-      out += it == map_.end() ? word : it->second;
+      if (it != map_.end()) out += it->second;
+      else if (auto alias = catalog_alias(catalog, word); alias && depth < 4) out += canonical(*alias, catalog, depth + 1);
+      else out += word;
       word.clear();
     };
     for (char c : type) {
@@ -122,6 +130,16 @@ public:
   }
 
 private:
+  // "AOTITorchError" -> "int32_t" from the row "using AOTITorchError = int32_t".
+  static std::optional<std::string> catalog_alias(const inputs::ApiCatalog& catalog, const std::string& name) {
+    if (name.empty()) return std::nullopt;
+    const inputs::CFunction* t = catalog.find_c(name);
+    if (!t || !t->is_type) return std::nullopt;
+    const std::string prefix = "using " + name + " =";
+    if (!t->prototype.starts_with(prefix)) return std::nullopt;
+    return t->prototype.substr(prefix.size());
+  }
+
   std::unordered_map<std::string, std::string> map_;
 };
 
@@ -165,7 +183,7 @@ public:
       } else {
         if (!typedefs) typedefs.emplace(ctx.tu);
         auto same = [&](const std::string& written, const std::string& canon, const std::string& expected) {
-          return normalize_type(written) == normalize_type(expected) || canon == typedefs->canonical(expected);
+          return normalize_type(written) == normalize_type(expected) || canon == typedefs->canonical(expected, *ctx.env.catalog);
         };
         if (!same(mine.result, mine_result_canonical, proto->result)) {
           difference = "it returns " + mine.result + ", the stable ABI's returns " + normalize_type(proto->result);

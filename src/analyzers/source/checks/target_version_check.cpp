@@ -221,6 +221,21 @@ private:
     return hidden;
   }
 
+  // A TU that uses stable functions it never defines (tensor_struct.h without
+  // tensor_inl.h) has not seen the definitions' own requirements: its floor is
+  // a lower bound, not a target to lower to.
+  static void advise_lowering(CheckContext& ctx, const TorchVersion& floor) {
+    for (const auto& f : ctx.reported())
+      if (f.rule == "source-undefined-stable-function") {
+        ctx.subject().facts.emplace_back(
+            "note", "TORCH_TARGET_VERSION is not advised lower: functions this TU uses are not defined in it "
+                    "(source-undefined-stable-function), so the floor may be understated");
+        return;
+      }
+    ctx.subject().facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + floor.str() +
+                                                 " and the extension would load on more releases");
+  }
+
   static void summarize(CheckContext& ctx, const std::optional<Target>& target, const std::vector<Use>& uses) {
     findings::Subject& s = ctx.subject();
     s.kind = "translation-unit";
@@ -242,9 +257,7 @@ private:
       s.floor = ctx.env.stable_apis.baseline();
       s.floor_is_baseline = true;
       s.loads_on = "lowest TORCH_TARGET_VERSION: " + s.floor->str() + " (" + s.floor->hex() + "); nothing newer is used";
-      if (target && target->version && *target->version > *s.floor)
-        s.facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + s.floor->str() +
-                                         " and the extension would load on more releases");
+      if (target && target->version && *target->version > *s.floor) advise_lowering(ctx, *s.floor);
       return;
     }
     s.floor = floor;
@@ -256,9 +269,7 @@ private:
         if (u.older_overload) overloaded.insert(u.api);
       }
     s.floor_set_by.assign(by.begin(), by.end());
-    if (target && target->version && *target->version > *floor)
-      s.facts.emplace_back("note", "TORCH_TARGET_VERSION could be lowered to " + floor->str() +
-                                       " and the extension would load on more releases");
+    if (target && target->version && *target->version > *floor) advise_lowering(ctx, *floor);
     // The floor is what the declarations resolved at this target need; an
     // overload for older targets (new_empty's 2.9 one) may serve the same call.
     if (!overloaded.empty() && overloaded.size() == by.size()) {
