@@ -114,4 +114,16 @@ bool is_operator_name(const std::string& name) {
   return !(std::isalnum(static_cast<unsigned char>(c)) || c == '_');
 }
 
+std::vector<CXCursor> children(CXCursor c) {
+  std::vector<CXCursor> out;
+  clang_visitChildren(
+      c,
+      [](CXCursor child, CXCursor, CXClientData d) {
+        static_cast<std::vector<CXCursor>*>(d)->push_back(child);
+        return CXChildVisit_Continue;
+      },
+      &out);
+  return out;
+}
+
 }  // namespace torchabi::source

@@ -5,6 +5,7 @@
 #include <clang-c/Index.h>
 
 #include <string>
+#include <vector>
 
 #include "analyzers/source/source_model.h"
 
@@ -27,6 +28,9 @@ std::string qualified_name(CXCursor decl);
 EntityKind entity_kind(CXCursor decl);
 
 bool is_preprocessing_cursor(CXCursor c);
+
+// The direct children of a cursor, in order.
+std::vector<CXCursor> children(CXCursor c);
 
 // True for `operator+`, `operator<<`, ...
 bool is_operator_name(const std::string& name);

@@ -6,19 +6,8 @@ namespace torchabi::schema {
 
 namespace {
 
+using source::children;
 using source::spelling;
-
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  clang_visitChildren(
-      c,
-      [](CXCursor child, CXCursor, CXClientData d) {
-        static_cast<std::vector<CXCursor>*>(d)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
 
 // Implicit conversions and parentheses around the expression that names the parameter.
 CXCursor unwrap(CXCursor c) {

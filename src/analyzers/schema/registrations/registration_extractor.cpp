@@ -20,6 +20,7 @@ namespace torchabi::schema {
 namespace {
 
 using source::ParsedTu;
+using source::children;
 using source::take;
 
 // The functions the registration macros define, by name prefix (longest
@@ -37,18 +38,6 @@ constexpr BlockPrefix kPrefixes[] = {
     {"TORCH_LIBRARY_FRAGMENT_init_", BlockKind::Fragment, false},
     {"TORCH_LIBRARY_init_", BlockKind::Def, false},
 };
-
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  clang_visitChildren(
-      c,
-      [](CXCursor child, CXCursor, CXClientData d) {
-        static_cast<std::vector<CXCursor>*>(d)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
 
 void walk(CXCursor c, const std::function<bool(CXCursor)>& fn) {
   for (CXCursor child : children(c))

@@ -21,18 +21,6 @@ namespace {
 // exist, so expression kinds are tested by their range.
 bool is_expression(CXCursorKind k) { return k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr; }
 
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  clang_visitChildren(
-      c,
-      [](CXCursor child, CXCursor, CXClientData d) {
-        static_cast<std::vector<CXCursor>*>(d)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
-
 // The cast's operand without implicit conversions and parentheses.
 std::optional<CXCursor> operand_of(CXCursor cast) {
   std::optional<CXCursor> e;
