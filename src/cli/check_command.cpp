@@ -18,6 +18,7 @@
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
+#include "findings/config.h"
 #include "inputs/api_catalog.h"
 #include "inputs/compile_db_reader.h"
 #include "inputs/project/project_build.h"
@@ -34,6 +35,12 @@ struct CheckArgs {
   std::vector<std::string> defines;  // -D NAME[=VALUE]: added to the commands read from build files
   std::string python = "python3";    // whose torch provides the headers in project mode
   std::string target_version;
+  // Project mode: whether the build script may run (setup.py in CPython, a
+  // CMake configure), from a temporary copy; unset: the config's run-build,
+  // else yes.
+  std::optional<bool> run_build;
+  std::string platform = "linux";
+  int build_timeout = 120;
   LintOptionsArgs lint;
   ReportOptions report;
 };
@@ -170,9 +177,20 @@ int run(CheckArgs a) {
   if (!projects.empty()) {
     // Once for all projects: asking Python where torch is costs an import of torch.
     const inputs::TorchLocation torch = inputs::locate_torch(a.lint.torch_include, a.python);
+    inputs::ProjectOptions options;
+    options.defines = a.defines;
+    options.platform = a.platform;
+    options.python = a.python;
+    options.timeout_seconds = a.build_timeout;
+    options.run_build = a.run_build.value_or(true);
+    if (!a.run_build) {
+      const findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
+                                                              : findings::Config::load_file(a.report.config);
+      options.run_build = config.run_build.value_or(true);
+    }
     for (const auto& file : projects) {
       try {
-        inputs::ProjectBuild project = inputs::read_project_build(file, torch, a.defines);
+        inputs::ProjectBuild project = inputs::read_project_build(file, torch, options);
         add_project_facts(report, project, a.defines);
         if (project.db.commands.empty()) {
           report.failures.push_back({project.build_file, "declares no C++ or CUDA sources torchabi could read"});
@@ -228,6 +246,19 @@ void add_check_command(CLI::App& app, Dispatch& d) {
       ->allow_extra_args(false);  // one value per -D: what follows is a PATH
   cmd->add_option("--python", args->python,
                   "Interpreter whose torch provides the headers when build files are read (default: python3)");
+  cmd->add_flag_function(
+      "--run-build,!--no-run-build",
+      [args](int64_t n) { args->run_build = n > 0; },
+      "Whether a project without a compile database is analysed by running its build script (setup.py in "
+      "CPython with setup() recorded, or a CMake configure into a scratch directory), from a temporary copy with a "
+      "time limit (default: yes, unless the config says run-build: false); --no-run-build reads the files only");
+  cmd->add_option("--platform", args->platform,
+                  "Whose branch of a build script is linted (sys.platform / os.name); the others are compared "
+                  "(default: linux)")
+      ->check(CLI::IsMember({"linux", "darwin", "win32"}));
+  cmd->add_option("--build-timeout", args->build_timeout,
+                  "Seconds a project's build script or configure may run (default: 120)")
+      ->check(CLI::Range(1, 3600));
   cmd->add_option("--target-version", args->target_version,
                   "Oldest PyTorch release built libraries must load on: 2.10, 2.10.0 or 0x020a000000000000");
   add_lint_options(*cmd, args->lint);

@@ -59,6 +59,13 @@ std::string want_str(const Value& v, const std::string& file, const std::string&
   return v.str;
 }
 
+bool want_bool(const Value& v, const std::string& file, const std::string& key) {
+  const std::string s = want_str(v, file, key);
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  throw InputError(file, "'" + key + "' must be true or false, not '" + s + "'");
+}
+
 Severity want_severity(const Value& v, const std::string& file, const std::string& key) {
   auto s = parse_severity(want_str(v, file, key));
   if (!s) throw InputError(file, "'" + key + "' must be error, warning or note, not '" + v.str + "'");
@@ -73,6 +80,7 @@ Config from_tree(const Value& root, const std::string& file) {
   for (const auto& [key, v] : root.map) {
     if (key == "fail-on") c.fail_on = want_severity(v, file, key);
     else if (key == "target-version") c.target_version = want_str(v, file, key);
+    else if (key == "run-build") c.run_build = want_bool(v, file, key);
     else if (key == "baseline") {
       fs::path p(want_str(v, file, key));
       c.baseline = p.is_absolute() ? p.string() : (fs::path(file).parent_path() / p).string();

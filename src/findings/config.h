@@ -30,6 +30,9 @@ struct Config {
   std::optional<Severity> fail_on;
   std::optional<std::string> target_version;
   std::optional<std::string> baseline;
+  // run-build: false forbids running the project's build script (setup.py in
+  // CPython, a CMake configure) in project mode; its files are read instead.
+  std::optional<bool> run_build;
   std::map<std::string, Severity> severity;  // per-rule overrides
   std::vector<std::string> ignore;           // rule ids/globs never reported
   std::vector<Suppression> suppress;

@@ -14,6 +14,9 @@ struct CompileCommand {
   std::string file;                    // absolute, lexically normalised
   std::string directory;               // absolute working directory of the compile
   std::vector<std::string> arguments;  // argv; arguments[0] is the compiler
+  // Project mode: the configuration this command belongs to
+  // (BuildConfiguration::label), shown when one file is compiled several ways.
+  std::string label;
 };
 
 struct CompileDb {

@@ -4,6 +4,7 @@
 #include "inputs/project/pyproject_toml.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -27,6 +28,47 @@ std::string join(const std::vector<std::string>& words) {
 }
 
 }  // namespace
+
+std::string BuildConfiguration::label() const {
+  std::string what = backend.empty() ? compiler : backend + (compiler == "nvcc" ? ", nvcc" : "");
+  return unit + " (" + what + (platform.empty() || platform == "linux" ? std::string() : ", " + platform) + ")";
+}
+
+// Files `c` into the configuration `proto` describes: the one with the same
+// unit, compiler, backend, platform and flags, else a new one.
+static void add_to_configuration(ProjectBuild& b, const BuildConfiguration& proto, const CompileCommand& c) {
+  std::vector<std::string> args(c.arguments.begin(), c.arguments.end() - 2);  // without -c SOURCE
+  for (auto& conf : b.configurations) {
+    if (conf.unit == proto.unit && conf.compiler == proto.compiler && conf.backend == proto.backend &&
+        conf.platform == proto.platform && conf.arguments == args && conf.directory == c.directory) {
+      conf.sources.push_back(c.file);
+      return;
+    }
+  }
+  BuildConfiguration conf = proto;
+  conf.arguments = std::move(args);
+  conf.directory = c.directory;
+  conf.sources = {c.file};
+  b.configurations.push_back(std::move(conf));
+}
+
+void fill_compile_db(ProjectBuild& b, const std::string& platform) {
+  b.db.path = b.build_file;
+  b.db.commands.clear();
+  for (const auto& conf : b.configurations) {
+    if (conf.platform != platform || !conf.stable_expected) continue;
+    for (const auto& src : conf.sources) {
+      CompileCommand c;
+      c.file = src;
+      c.directory = conf.directory;
+      c.arguments = conf.arguments;
+      c.arguments.push_back("-c");
+      c.arguments.push_back(src);
+      c.label = conf.label();
+      b.db.commands.push_back(std::move(c));
+    }
+  }
+}
 
 CompileCommand setuptools_command(const ExtensionSpec& ext, const std::string& source, const std::string& dir,
                                   const TorchLocation& torch) {
@@ -155,7 +197,14 @@ ProjectBuild read_cmake_build(const std::string& file, const TorchLocation& torc
       if (shown.insert(c.arguments[0]).second)
         b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
                              join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
-      b.db.commands.push_back(std::move(c));
+      BuildConfiguration proto;
+      proto.unit = label;
+      proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
+      proto.platform = "linux";
+      proto.method = "CMakeLists.txt read, not configured";
+      proto.file = t.file;
+      proto.line = t.line;
+      add_to_configuration(b, proto, c);
     }
   }
   if (torch_used) b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
@@ -192,25 +241,58 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
   for (const auto& [backend, release] : spec.stable_abi)
     b.facts.emplace_back("stable ABI" + (backend == "*" ? std::string() : " (" + backend + ")"),
                          release + " -> TORCH_TARGET_VERSION=" + target_version_macro(release));
+  // kernel-builder compiles the binding once per backend, with that
+  // backend's *_KERNEL macro; [torch] stable-abi names the backends held to
+  // the stable ABI (none named: every backend is linted as before).
+  std::vector<std::string> backends = spec.backends;
+  if (backends.empty()) backends = {"cuda"};
+  std::vector<std::string> legacy;
+  auto stable_backend = [&](const std::string& backend) {
+    return spec.stable_abi.empty() || spec.stable_abi.count("*") || spec.stable_abi.count(backend);
+  };
+  for (const auto& backend : backends)
+    if (!stable_backend(backend)) legacy.push_back(backend);
+  if (!legacy.empty())
+    b.facts.emplace_back("not stable", join(legacy) + ": [torch] stable-abi does not list " +
+                                           (legacy.size() == 1 ? "it" : "them") +
+                                           ", so that code is legacy by design and not held to the stable ABI");
   for (const auto& comp : spec.components) {
     const std::string label = comp.name == "torch" ? std::string("torch binding") : "kernel " + comp.name;
     // Only what gcc/clang and nvcc compile here: Metal, ROCm and XPU
-    // components need their own compilers and headers.
+    // kernels need their own compilers and headers.
     if (!comp.backend.empty() && comp.backend != "cuda" && comp.backend != "cpu") {
       b.facts.emplace_back(label, comp.backend + " component at line " + std::to_string(comp.line) + ": not linted");
       continue;
     }
     b.facts.emplace_back(label, (comp.backend.empty() ? std::string("every backend") : comp.backend) + ", line " +
                                     std::to_string(comp.line) + ", " + std::to_string(comp.sources.size()) + " sources");
-    const std::string release = stable_abi_for(spec, comp);
-    std::set<std::string> shown;
-    for (const auto& src : comp.sources) {
-      CompileCommand c = kernel_builder_command(spec, comp, src, dir, release, torch);
-      for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
-      if (shown.insert(c.arguments[0]).second)
-        b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
-                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
-      b.db.commands.push_back(std::move(c));
+    const std::vector<std::string> comp_backends =
+        comp.backend.empty() ? backends : std::vector<std::string>{comp.backend};
+    for (const auto& backend : comp_backends) {
+      KernelComponent as_built = comp;
+      as_built.backend = backend;
+      const std::string release = stable_abi_for(spec, as_built);
+      std::string macro = backend;
+      std::transform(macro.begin(), macro.end(), macro.begin(), [](unsigned char ch) { return std::toupper(ch); });
+      std::set<std::string> shown;
+      for (const auto& src : comp.sources) {
+        CompileCommand c = kernel_builder_command(spec, comp, src, dir, release, torch);
+        c.arguments.insert(c.arguments.begin() + 1, "-D" + macro + "_KERNEL");
+        for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
+        if (shown.insert(c.arguments[0]).second && stable_backend(backend))
+          b.facts.emplace_back(label + " (" + backend + ") " + c.arguments[0] + " flags",
+                               join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
+        BuildConfiguration proto;
+        proto.unit = label;
+        proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
+        proto.backend = backend;
+        proto.platform = "linux";
+        proto.method = "build.toml read as kernel-builder's per-backend rules";
+        proto.file = file;
+        proto.line = comp.line;
+        proto.stable_expected = stable_backend(backend);
+        add_to_configuration(b, proto, c);
+      }
     }
   }
   return b;
@@ -257,7 +339,14 @@ ProjectBuild setuptools_build(const std::string& file, const std::vector<Extensi
       if (shown.insert(c.arguments[0]).second)
         b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
                              join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
-      b.db.commands.push_back(std::move(c));
+      BuildConfiguration proto;
+      proto.unit = label;
+      proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
+      proto.platform = "linux";
+      proto.method = file.ends_with(".py") ? "setup.py read, not run" : "pyproject.toml read";
+      proto.file = file;
+      proto.line = ext.line;
+      add_to_configuration(b, proto, c);
     }
   }
   return b;
@@ -289,8 +378,10 @@ ProjectBuild read_pyproject_build(const std::string& file, const TorchLocation& 
 
 }  // namespace
 
-ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
-                                const std::vector<std::string>& defines) {
+namespace {
+
+ProjectBuild read_statically(const std::string& build_file, const TorchLocation& torch,
+                             const std::vector<std::string>& defines) {
   const fs::path setup(build_file);
   if (setup.filename() == "CMakeLists.txt") return read_cmake_build(build_file, torch, defines);
   if (setup.filename() == "build.toml") return read_kernel_builder_build(build_file, torch, defines);
@@ -304,6 +395,22 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
   }
   return setuptools_build(setup.string(), spec.extensions, std::move(spec.notes), /*build_extension=*/true, torch,
                           defines);
+}
+
+}  // namespace
+
+ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
+                                const ProjectOptions& options) {
+  ProjectBuild b = read_statically(build_file, torch, options.defines);
+  fill_compile_db(b, options.platform);
+  return b;
+}
+
+ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
+                                const std::vector<std::string>& defines) {
+  ProjectOptions options;
+  options.defines = defines;
+  return read_project_build(build_file, torch, options);
 }
 
 }  // namespace torchabi::inputs

@@ -1,8 +1,11 @@
 // Project mode: a compile database for an extension repository that has none,
-// made by reading (never running) its build description — today setup.py
-// with torch.utils.cpp_extension — and adding the flags that build would add
-// (torch_location.h). What it used and what it could not resolve are kept,
-// so that the report can show a wrong guess.
+// made from its build description. By default the build system is asked:
+// setup.py runs in CPython with setup() and the extension classes recorded
+// instead of built (setup_run.h), CMake configures into a scratch directory
+// and answers through its File API (cmake_file_api.h). When running the
+// project's code is forbidden, or fails, the static readers (which run
+// nothing) read the files instead. Every configuration is kept, with how it
+// was obtained, so that the report can show a wrong guess.
 #pragma once
 
 #include <optional>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "inputs/compile_db_reader.h"
+#include "inputs/project/build_configuration.h"
 #include "inputs/project/build_toml.h"
 #include "inputs/project/cmake_lists.h"
 #include "inputs/project/setup_py.h"
@@ -18,9 +22,33 @@
 
 namespace torchabi::inputs {
 
+// How project mode obtains the configurations.
+struct ProjectOptions {
+  std::vector<std::string> defines;  // -D NAME[=VALUE]: compile macros, or CMake cache variables
+  // Run the build script (CPython) or configure (CMake) from a temporary copy
+  // of the project; false: read the files only.
+  bool run_build = false;
+  std::string platform = "linux";  // whose sys.platform / os.name branch is linted
+  std::string python = "python3";  // the interpreter that runs setup.py
+  int timeout_seconds = 120;       // per child process
+};
+
+// The torch requirement the project states (setup(install_requires=...),
+// pyproject's [project] dependencies), and where.
+struct StatedRequirement {
+  std::string text;  // "torch>=2.10"
+  std::string file;
+  int line = 0;
+};
+
 struct ProjectBuild {
   std::string build_file;  // the file read (setup.py)
-  CompileDb db;            // db.path = build_file
+  // The configurations of the linted platform that are held to the stable
+  // ABI, as compile commands (each labelled); db.path = build_file.
+  CompileDb db;
+  // Every configuration found, on every platform the build script branches on.
+  std::vector<BuildConfiguration> configurations;
+  std::vector<StatedRequirement> requirements;
   std::vector<ProjectNote> notes;                           // values that could not be resolved
   std::vector<std::pair<std::string, std::string>> facts;  // for the report: what was used
 };
@@ -37,7 +65,14 @@ std::optional<std::string> find_build_description(const std::string& dir);
 // for setup.py, cache variables (as `cmake -D`) for CMake. Throws InputError
 // naming the file when it cannot be read or parsed.
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
+                                const ProjectOptions& options);
+// The static readers only (options.run_build = false).
+ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const std::vector<std::string>& defines = {});
+
+// db's commands from `b.configurations`: those of `platform` held to the
+// stable ABI, one command per source, labelled. Replaces db.commands.
+void fill_compile_db(ProjectBuild& b, const std::string& platform);
 
 // The command CMake's Makefile/Ninja generators write for `source` of `t`
 // (gcc): definitions, include directories, torch's as -isystem when it links
