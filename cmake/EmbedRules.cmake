@@ -11,3 +11,16 @@ function(torchabi_embed_rules rules_dir out_cpp)
     VERBATIM)
   set(TORCHABI_EMBEDDED_RULES_CPP "${out_cpp}" PARENT_SCOPE)
 endfunction()
+
+# Generates a header holding the text of `in_file` as the constant
+# torchabi::generated::<name>: our own scripts that torchabi writes out and
+# runs (inputs/project/record_setup.py). Regenerated when the file changes.
+function(torchabi_embed_text in_file out_header name)
+  add_custom_command(
+    OUTPUT "${out_header}"
+    COMMAND ${CMAKE_COMMAND} -DIN=${in_file} -DOUT=${out_header} -DNAME=${name}
+            -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_text_script.cmake
+    DEPENDS ${in_file} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_text_script.cmake
+    COMMENT "Embedding ${in_file}"
+    VERBATIM)
+endfunction()

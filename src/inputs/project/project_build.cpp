@@ -2,6 +2,7 @@
 
 #include "common/input_error.h"
 #include "inputs/project/pyproject_toml.h"
+#include "inputs/project/setup_run.h"
 
 #include <algorithm>
 #include <cctype>
@@ -401,6 +402,24 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
 
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
+  if (options.run_build && fs::path(build_file).filename() == "setup.py") {
+    // setup.py runs under our recorder; when it cannot, or declares nothing
+    // (a script that drives CMake), the static readers take over.
+    SetupRunResult run = run_setup_py(build_file, torch, options);
+    if (run.build) {
+      fill_compile_db(*run.build, options.platform);
+      return std::move(*run.build);
+    }
+    ProjectBuild b = read_statically(build_file, torch, options.defines);
+    b.notes.insert(b.notes.begin(),
+                   ProjectNote{build_file, 0,
+                               run.no_extensions
+                                   ? "setup.py declares no extension with sources when run (it drives another build): "
+                                     "read statically instead"
+                                   : "setup.py could not be run (" + run.failure + "): read statically instead"});
+    fill_compile_db(b, options.platform);
+    return b;
+  }
   ProjectBuild b = read_statically(build_file, torch, options.defines);
   fill_compile_db(b, options.platform);
   return b;

@@ -1,0 +1,393 @@
+#include "inputs/project/setup_run.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/input_error.h"
+#include "inputs/project/child_process.h"
+#include "inputs/project/project_copy.h"
+#include "inputs/project/record_setup_py.h"  // generated from record_setup.py
+
+namespace torchabi::inputs {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<const char*, 3> kPlatforms = {"linux", "darwin", "win32"};
+
+struct RecordedExtension {
+  std::string name;
+  std::string kind;  // "CppExtension", "CUDAExtension" or "Extension"
+  std::vector<std::string> sources, include_dirs, undef_macros, cxx_args, nvcc_args;
+  std::vector<std::pair<std::string, std::optional<std::string>>> define_macros;
+  bool py_limited_api = false;
+  std::string file;
+  int line = 0;
+};
+
+// What one run of the recorder wrote, with the copy's paths mapped back to
+// the project's.
+struct Recording {
+  std::string platform, python, python_include, cuda_home;
+  bool real_torch = false;
+  std::string torch_version, cpp_extension;
+  std::vector<std::string> torch_include_paths;
+  bool build_extension = false;  // cmdclass build_ext is torch's BuildExtension
+  std::string build_ext;         // the class otherwise ("" for none)
+  std::vector<StatedRequirement> requirements;
+  std::vector<RecordedExtension> extensions;
+};
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// The recorder's one-line error: the last line of its stderr.
+std::string last_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  if (last.size() > 300) last = last.substr(0, 297) + "...";
+  return last;
+}
+
+Recording parse_recording(const std::string& text, const std::string& copy_root, const std::string& project_dir,
+                          const std::string& setup_py) {
+  const json j = json::parse(text);
+  auto path = [&](const json& v) { return v.is_string() ? replace_all(v.get<std::string>(), copy_root, project_dir) : std::string(); };
+  auto paths = [&](const json& v) {
+    std::vector<std::string> out;
+    if (v.is_array())
+      for (const auto& s : v) out.push_back(path(s));
+    return out;
+  };
+  Recording r;
+  r.platform = j.value("platform", "");
+  r.python = j.value("python", "");
+  r.python_include = j.value("python_include", "");
+  r.cuda_home = j.value("cuda_home", "");
+  if (const json& t = j["torch"]; t.is_object()) {
+    r.real_torch = true;
+    r.torch_version = t.value("version", "");
+    r.cpp_extension = t.value("cpp_extension", "");
+    r.torch_include_paths = paths(t["include_paths"]);
+  }
+  const json& build_ext = j["build_ext"];
+  r.build_ext = build_ext.is_string() ? build_ext.get<std::string>() : "";
+  r.build_extension = r.build_ext == "BuildExtension";
+  for (const auto& q : j["requirements"]) {
+    std::string file = path(q["file"]);
+    r.requirements.push_back({q.value("text", ""), file.empty() ? setup_py : file, q.value("line", 0)});
+  }
+  for (const auto& e : j["extensions"]) {
+    RecordedExtension x;
+    x.name = e.value("name", "");
+    x.kind = e.value("kind", "Extension");
+    x.sources = paths(e["sources"]);
+    x.include_dirs = paths(e["include_dirs"]);
+    x.undef_macros = paths(e["undef_macros"]);
+    for (const auto& m : e["define_macros"]) {
+      std::optional<std::string> value;
+      if (m.size() > 1 && m[1].is_string()) value = m[1].get<std::string>();
+      x.define_macros.emplace_back(m[0].get<std::string>(), value);
+    }
+    // BuildExtension gives a list to both compilers, a dict by compiler.
+    if (const json& args = e["extra_compile_args"]; args.is_object()) {
+      if (args.contains("cxx")) x.cxx_args = paths(args["cxx"]);
+      if (args.contains("nvcc")) x.nvcc_args = paths(args["nvcc"]);
+    } else {
+      x.cxx_args = x.nvcc_args = paths(args);
+    }
+    x.py_limited_api = e.value("py_limited_api", false);
+    x.file = path(e["file"]);
+    if (x.file.empty()) x.file = setup_py;
+    x.line = e.value("line", 0);
+    r.extensions.push_back(std::move(x));
+  }
+  return r;
+}
+
+// The headers an extension of `r` compiles with besides its own: with the
+// real cpp_extension, its torch paths are already in the extension (the
+// ones torchabi was told to use replace them); with the stand-in, torch's
+// from `torch` for CppExtension/CUDAExtension. Python's always, as
+// setuptools' build_ext adds it.
+std::vector<std::string> added_includes(const Recording& r, const RecordedExtension& e, const TorchLocation& torch) {
+  std::vector<std::string> out;
+  if (!r.real_torch && e.kind != "Extension")
+    for (const auto& i : torch.include_dirs)
+      if (i != r.python_include) out.push_back(i);
+  if (!r.python_include.empty()) out.push_back(r.python_include);
+  return out;
+}
+
+std::vector<std::string> own_includes(const Recording& r, const RecordedExtension& e, const TorchLocation& torch) {
+  std::vector<std::string> out;
+  bool replaced = false;
+  for (const auto& i : e.include_dirs) {
+    // The stand-in CUDA toolkit's: nothing a real build would find there.
+    if (!r.cuda_home.empty() && (i == r.cuda_home || i.starts_with(r.cuda_home + "/"))) continue;
+    const bool torchs = std::find(r.torch_include_paths.begin(), r.torch_include_paths.end(), i) != r.torch_include_paths.end();
+    if (!torchs || !torch.found()) {
+      out.push_back(i);
+      continue;
+    }
+    if (replaced) continue;
+    replaced = true;
+    for (const auto& t : torch.include_dirs)
+      if (t != r.python_include) out.push_back(t);
+  }
+  return out;
+}
+
+CompileCommand command_for(const Recording& r, const RecordedExtension& e, const std::string& source,
+                           const std::string& dir, const TorchLocation& torch) {
+  ExtensionSpec spec;
+  spec.name = e.name;
+  spec.cuda = e.kind == "CUDAExtension";
+  spec.line = e.line;
+  spec.sources = e.sources;
+  spec.include_dirs = own_includes(r, e, torch);
+  spec.define_macros = e.define_macros;
+  // build_ext passes undef_macros right after define_macros.
+  for (const auto& u : e.undef_macros) spec.cxx_args.push_back("-U" + u);
+  spec.nvcc_args = spec.cxx_args;
+  spec.cxx_args.insert(spec.cxx_args.end(), e.cxx_args.begin(), e.cxx_args.end());
+  spec.nvcc_args.insert(spec.nvcc_args.end(), e.nvcc_args.begin(), e.nvcc_args.end());
+  spec.py_limited_api = e.py_limited_api;
+  TorchLocation loc;
+  loc.include_dirs = added_includes(r, e, torch);
+  loc.std_flag = torch.std_flag;
+  loc.limited_api = torch.limited_api;
+  if (r.real_torch) read_cpp_extension_defaults(r.cpp_extension, loc);
+  if (r.build_extension) return setuptools_command(spec, source, dir, loc);
+  // setuptools' own build_ext: the extension's flags and Python's headers.
+  CompileCommand c;
+  c.file = source;
+  c.directory = dir;
+  c.arguments.push_back("c++");
+  for (const auto& i : spec.include_dirs) c.arguments.push_back("-I" + i);
+  for (const auto& i : loc.include_dirs) c.arguments.push_back("-I" + i);
+  for (const auto& [name, value] : spec.define_macros) c.arguments.push_back("-D" + name + (value ? "=" + *value : ""));
+  c.arguments.insert(c.arguments.end(), spec.cxx_args.begin(), spec.cxx_args.end());
+  c.arguments.insert(c.arguments.end(), {"-fPIC", "-c", source});
+  return c;
+}
+
+std::string method_of(const Recording& r) {
+  return "setup.py run in CPython " + r.python + " (" +
+         (r.real_torch ? "torch " + r.torch_version + "'s cpp_extension" : std::string("stand-in cpp_extension")) + ")";
+}
+
+std::string unit_of(const RecordedExtension& e) { return "extension " + (e.name.empty() ? std::string("(unnamed)") : e.name); }
+
+// Adds the configurations of one platform's recording (one per extension and
+// compiler: every source of a compiler gets the same flags).
+void add_configurations(ProjectBuild& b, const Recording& r, const std::string& dir, const TorchLocation& torch,
+                        const std::vector<std::string>& defines, std::set<std::string>& missing) {
+  for (const auto& e : r.extensions) {
+    std::map<std::string, size_t> by_compiler;
+    for (const auto& src : e.sources) {
+      std::error_code ec;
+      if (!fs::is_regular_file(src, ec)) {
+        if (missing.insert(src).second)
+          b.notes.push_back({e.file, e.line,
+                             "source " + src + " of " + unit_of(e) +
+                                 " is not in the project (setup.py writes it when it runs, or it is missing): not linted"});
+        continue;
+      }
+      const std::string compiler = src.ends_with(".cu") && r.build_extension ? "nvcc" : "cxx";
+      if (auto it = by_compiler.find(compiler); it != by_compiler.end()) {
+        b.configurations[it->second].sources.push_back(src);
+        continue;
+      }
+      CompileCommand c = command_for(r, e, src, dir, torch);
+      for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
+      BuildConfiguration conf;
+      conf.unit = unit_of(e);
+      conf.compiler = compiler;
+      conf.platform = r.platform;
+      conf.method = method_of(r);
+      conf.file = e.file;
+      conf.line = e.line;
+      conf.sources = {src};
+      conf.arguments.assign(c.arguments.begin(), c.arguments.end() - 2);
+      conf.directory = dir;
+      by_compiler[compiler] = b.configurations.size();
+      b.configurations.push_back(std::move(conf));
+    }
+  }
+}
+
+// Facts: how the script ran, each extension and its flags on linux, and
+// every flag or source by which another platform differs from native.
+void add_facts(ProjectBuild& b, const Recording& native, const TorchLocation& torch) {
+  b.facts.emplace_back("build description", method_of(native));
+  if (native.real_torch)
+    b.facts.emplace_back("torch headers", "from torch " + native.torch_version + "'s cpp_extension (" +
+                                              native.cpp_extension + ")" +
+                                              (torch.found() ? ", replaced by " + torch.how : std::string()));
+  else
+    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+  if (!native.build_extension)
+    b.facts.emplace_back("build_ext", (native.build_ext.empty() ? std::string("setuptools' own") : native.build_ext) +
+                                          " (not torch's BuildExtension): no torch flags are added");
+  for (const auto& e : native.extensions)
+    b.facts.emplace_back(unit_of(e), e.kind + " at " + fs::path(e.file).filename().string() + " line " +
+                                         std::to_string(e.line) + ", " + std::to_string(e.sources.size()) + " sources");
+  auto find = [&](const std::string& platform, const std::string& unit, const std::string& compiler) {
+    for (const auto& c : b.configurations)
+      if (c.platform == platform && c.unit == unit && c.compiler == compiler) return &c;
+    return static_cast<const BuildConfiguration*>(nullptr);
+  };
+  for (const auto& c : b.configurations)
+    if (c.platform == "linux")
+      b.facts.emplace_back(c.unit + " " + c.arguments[0] + " flags",
+                           join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end())));
+  auto difference = [](std::vector<std::string> a, std::vector<std::string> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::vector<std::string> out;
+    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+    return out;
+  };
+  for (const char* platform : kPlatforms) {
+    if (std::string(platform) == "linux") continue;
+    for (const auto& c : b.configurations) {
+      if (c.platform != platform) continue;
+      const std::string key = c.unit + " (" + c.compiler + ") on " + platform;
+      const BuildConfiguration* base = find("linux", c.unit, c.compiler);
+      if (!base) {
+        b.facts.emplace_back(key, "compiled there only: " + std::to_string(c.sources.size()) + " sources");
+        continue;
+      }
+      const std::vector<std::string> ours(c.arguments.begin() + 1, c.arguments.end());
+      const std::vector<std::string> theirs(base->arguments.begin() + 1, base->arguments.end());
+      for (const auto& f : difference(ours, theirs)) b.facts.emplace_back(key, "adds " + f);
+      for (const auto& f : difference(theirs, ours)) b.facts.emplace_back(key, "drops " + f);
+      for (const auto& s : difference(c.sources, base->sources)) b.facts.emplace_back(key, "also compiles " + s);
+      for (const auto& s : difference(base->sources, c.sources)) b.facts.emplace_back(key, "does not compile " + s);
+    }
+    for (const auto& c : b.configurations)
+      if (c.platform == "linux" && !find(platform, c.unit, c.compiler))
+        b.facts.emplace_back(c.unit + " (" + c.compiler + ") on " + platform, "not compiled there");
+  }
+}
+
+struct PlatformRun {
+  std::string platform;
+  fs::path copy_root, out, err;
+  ChildResult result;
+};
+
+}  // namespace
+
+SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& torch, const ProjectOptions& options,
+                            RecorderTorch which) {
+  SetupRunResult result;
+  const fs::path script = fs::absolute(setup_py).lexically_normal();
+  const fs::path project = script.parent_path();
+  try {
+    TempDir tmp("torchabi-setup-");
+    const fs::path recorder = tmp.path() / "record_setup.py";
+    std::ofstream(recorder, std::ios::binary) << generated::kRecordSetupPy;
+    std::vector<PlatformRun> runs;
+    std::vector<ChildSpec> specs;
+    for (const char* platform : kPlatforms) {
+      PlatformRun run;
+      run.platform = platform;
+      // One copy per platform: the runs are concurrent and may write.
+      run.copy_root = tmp.path() / platform / project.filename();
+      copy_project(project, run.copy_root);
+      run.out = tmp.path() / (run.platform + ".json");
+      run.err = tmp.path() / (run.platform + ".stderr");
+      ChildSpec spec;
+      spec.argv = {options.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
+                   "--cuda-home", (tmp.path() / ("cuda-" + run.platform)).string()};
+      if (which == RecorderTorch::StandIn) spec.argv.push_back("--no-torch");
+      spec.argv.push_back((run.copy_root / script.filename()).string());
+      spec.env = {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"};
+      spec.stdout_file = (tmp.path() / (run.platform + ".stdout")).string();
+      spec.stderr_file = run.err.string();
+      specs.push_back(std::move(spec));
+      runs.push_back(std::move(run));
+    }
+    const std::vector<ChildResult> results = run_children(specs, options.timeout_seconds);
+    ProjectBuild b;
+    b.build_file = script.string();
+    b.db.path = script.string();
+    std::optional<Recording> native;  // linux's, which facts compare with
+    std::set<std::string> missing;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const PlatformRun& run = runs[i];
+      const ChildResult& r = results[i];
+      const bool required = run.platform == "linux" || run.platform == options.platform;
+      std::string why;
+      std::optional<Recording> rec;
+      if (!r.started) why = options.python + " cannot be run (" + r.spawn_error + ")";
+      else if (r.timed_out) why = "it did not finish within " + std::to_string(options.timeout_seconds) + " s";
+      else if (r.exit_code != 0) {
+        why = replace_all(last_line(read_file(run.err)), run.copy_root.string(), project.string());
+        if (why.empty()) why = options.python + " exited with status " + std::to_string(r.exit_code);
+      } else {
+        try {
+          rec = parse_recording(read_file(run.out), run.copy_root.string(), project.string(), script.string());
+        } catch (const std::exception& e) {
+          why = std::string("the recorder's output cannot be read: ") + e.what();
+        }
+      }
+      if (!rec) {
+        if (required) {
+          result.failure = why;
+          return result;
+        }
+        b.notes.push_back({script.string(), 0, "setup.py could not be run as on " + run.platform + " (" + why +
+                                                   "): its " + run.platform + " branches are not compared"});
+        continue;
+      }
+      add_configurations(b, *rec, project.string(), torch, options.defines, missing);
+      if (run.platform == "linux") native = std::move(rec);
+    }
+    const bool any_sources = std::any_of(native->extensions.begin(), native->extensions.end(),
+                                         [](const RecordedExtension& e) { return !e.sources.empty(); });
+    if (!any_sources) {
+      result.no_extensions = true;
+      result.failure = "it declares no extension with sources when run";
+      return result;
+    }
+    b.requirements = native->requirements;
+    add_facts(b, *native, torch);
+    result.build = std::move(b);
+  } catch (const InputError& e) {
+    result.failure = e.line();
+  } catch (const std::exception& e) {
+    result.failure = e.what();
+  }
+  return result;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,369 @@
+// setup.py run under the recorder (setup_run.h): what running the script
+// yields where reading it cannot (helpers, globs, os.walk, platform and CUDA
+// branches), and that failures, hangs and writes stay in the temporary copy.
+// The machine's /usr/bin/python3 runs the scripts with the stand-in
+// cpp_extension, so the expectations do not depend on an installed torch.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "common/input_error.h"
+#include "inputs/project/child_process.h"
+#include "inputs/project/project_build.h"
+#include "inputs/project/project_copy.h"
+#include "inputs/project/setup_run.h"
+
+namespace torchabi::inputs {
+namespace {
+
+namespace fs = std::filesystem;
+using Args = std::vector<std::string>;
+
+const std::string kProjects = std::string(TORCHABI_SOURCE_DIR) + "/fixtures/projects";
+const std::string kPython = "/usr/bin/python3";
+
+std::string python_output(const std::string& code) {
+  FILE* p = ::popen((kPython + " -c '" + code + "' 2>/dev/null").c_str(), "r");
+  if (!p) return "";
+  std::string out;
+  char buf[512];
+  while (size_t n = std::fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  if (::pclose(p) != 0) return "";
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// Python's include directory, as the recorder reports it; "" when the
+// machine's python3 cannot run setup.py (no setuptools).
+const std::string& python_include() {
+  static const std::string inc =
+      python_output("import setuptools, sysconfig; print(sysconfig.get_paths()[\"include\"])");
+  return inc;
+}
+
+#define SKIP_WITHOUT_SETUPTOOLS()                                                          \
+  if (python_include().empty()) GTEST_SKIP() << kPython << " cannot import setuptools"
+
+TorchLocation standin_torch() {
+  TorchLocation t;
+  t.include_dirs = {"/t/include", "/t/include/torch/csrc/api/include"};
+  t.std_flag = "-std=c++20";
+  t.limited_api = "0x030A0000";
+  t.how = "stand-in";
+  return t;
+}
+
+ProjectOptions run_options(int timeout = 60) {
+  ProjectOptions o;
+  o.run_build = true;
+  o.python = kPython;
+  o.timeout_seconds = timeout;
+  return o;
+}
+
+const BuildConfiguration* find(const ProjectBuild& b, const std::string& unit, const std::string& compiler,
+                               const std::string& platform) {
+  for (const auto& c : b.configurations)
+    if (c.unit == unit && c.compiler == compiler && c.platform == platform) return &c;
+  return nullptr;
+}
+
+bool has(const Args& args, const std::string& a) { return std::find(args.begin(), args.end(), a) != args.end(); }
+
+std::vector<std::string> facts(const ProjectBuild& b, const std::string& key) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : b.facts)
+    if (k == key) out.push_back(v);
+  return out;
+}
+
+// Every file under `dir` with its contents: the tree, to compare before and after.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    std::string content = "(dir)";
+    if (e.is_regular_file()) {
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      content = ss.str();
+    }
+    out[e.path().lexically_relative(dir).string()] = content;
+  }
+  return out;
+}
+
+// A fresh $TMPDIR for one test: what the run leaves behind shows up there.
+class ScratchTmp {
+public:
+  ScratchTmp() {
+    old_ = std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "";
+    dir_ = fs::temp_directory_path() / ("setup_run_test." + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    ::setenv("TMPDIR", dir_.c_str(), 1);
+  }
+  ~ScratchTmp() {
+    if (old_.empty()) ::unsetenv("TMPDIR");
+    else ::setenv("TMPDIR", old_.c_str(), 1);
+    fs::remove_all(dir_);
+  }
+  bool empty() const { return fs::is_empty(dir_); }
+
+private:
+  std::string old_;
+  fs::path dir_;
+};
+
+TEST(SetupRun, SourcesFromHelpersGlobsAndWalksInAFunctionSetupCalls) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_run_sources";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(r.build) << r.failure;
+  const ProjectBuild& b = *r.build;
+  EXPECT_EQ(b.configurations.size(), 9u);  // 3 extensions x 3 platforms, C++ only
+  const BuildConfiguration* ops = find(b, "extension sources_demo._ops", "cxx", "linux");
+  ASSERT_TRUE(ops);
+  EXPECT_EQ(ops->sources, (Args{dir + "/csrc/ops/add.cpp", dir + "/csrc/ops/binding.cpp", dir + "/csrc/ops/nested/mul.cpp"}));
+  EXPECT_EQ(ops->file, dir + "/setup.py");
+  EXPECT_EQ(ops->line, 32);
+  EXPECT_EQ(ops->directory, dir);
+  EXPECT_EQ(ops->arguments,
+            (Args{"c++", "-I" + dir + "/csrc", "-I/t/include", "-I/t/include/torch/csrc/api/include",
+                  "-I" + python_include(), "-O2", "-DTORCH_TARGET_VERSION=0x020a000000000000",
+                  "-DTORCH_API_INCLUDE_EXTENSION_H", "-DTORCH_EXTENSION_NAME=_ops", "-std=c++20", "-fPIC"}));
+  EXPECT_TRUE(ops->method.starts_with("setup.py run in CPython 3.")) << ops->method;
+  EXPECT_TRUE(ops->method.ends_with(" (stand-in cpp_extension)")) << ops->method;
+  const BuildConfiguration* kernels = find(b, "extension sources_demo._kernels", "cxx", "linux");
+  ASSERT_TRUE(kernels);
+  EXPECT_EQ(kernels->sources, (Args{dir + "/kernels/cpu/relu.cpp"}));
+  EXPECT_EQ(kernels->line, 38);
+  EXPECT_EQ(kernels->arguments,
+            (Args{"c++", "-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include(),
+                  "-DTORCH_TARGET_VERSION=0x020a000000000000", "-DTORCH_API_INCLUDE_EXTENSION_H",
+                  "-DTORCH_EXTENSION_NAME=_kernels", "-std=c++20", "-fPIC"}));
+  const BuildConfiguration* plugins = find(b, "extension sources_demo._plugins", "cxx", "linux");
+  ASSERT_TRUE(plugins);
+  EXPECT_EQ(plugins->sources, (Args{dir + "/plugins/blur/blur.cpp"}));
+  EXPECT_EQ(plugins->line, 43);
+  ASSERT_EQ(b.requirements.size(), 1u);
+  EXPECT_EQ(b.requirements[0].text, "torch>=2.10");
+  EXPECT_EQ(b.requirements[0].file, dir + "/setup.py");
+  EXPECT_EQ(b.requirements[0].line, 47);
+  EXPECT_EQ(facts(b, "extension sources_demo._ops"), (Args{"CppExtension at setup.py line 32, 3 sources"}));
+  // Nothing differs between the platforms here.
+  EXPECT_TRUE(facts(b, "extension sources_demo._ops (cxx) on win32").empty());
+}
+
+TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_run_platform";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(r.build) << r.failure;
+  const ProjectBuild& b = *r.build;
+  const std::string unit = "extension platform_demo._C";
+  const Args includes = {"-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include()};
+  const BuildConfiguration* cxx = find(b, unit, "cxx", "linux");
+  ASSERT_TRUE(cxx);
+  EXPECT_EQ(cxx->sources, (Args{dir + "/csrc/binding.cpp"}));
+  EXPECT_EQ(cxx->line, 38);
+  Args want = {"c++"};
+  want.insert(want.end(), includes.begin(), includes.end());
+  want.insert(want.end(), {"-DPLATFORM_DEMO=1", "-UNDEBUG", "-O3", "-DTORCH_TARGET_VERSION=0x020a000000000000",
+                           "-fvisibility=hidden", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DPy_LIMITED_API=0x030A0000",
+                           "-DTORCH_EXTENSION_NAME=_C", "-std=c++20", "-fPIC"});
+  EXPECT_EQ(cxx->arguments, want);
+  EXPECT_FALSE(has(cxx->arguments, "-DUSE_CUDA"));
+  // `if CUDA_HOME is not None` and get_nvcc_flags(): taken, as with CUDA.
+  const BuildConfiguration* nvcc = find(b, unit, "nvcc", "linux");
+  ASSERT_TRUE(nvcc);
+  EXPECT_EQ(nvcc->sources, (Args{dir + "/csrc/cuda/scale.cu"}));
+  want = {"nvcc"};
+  want.insert(want.end(), includes.begin(), includes.end());
+  want.insert(want.end(), {"-DPLATFORM_DEMO=1", "-UNDEBUG", "-O3", "--expt-relaxed-constexpr",
+                           "-DTORCH_TARGET_VERSION=0x020a000000000000", "-DFORCED_CUDA",
+                           "-DTORCH_API_INCLUDE_EXTENSION_H", "-DPy_LIMITED_API=0x030A0000",
+                           "-DTORCH_EXTENSION_NAME=_C", "-std=c++20"});
+  EXPECT_EQ(nvcc->arguments, want);
+  // `match sys.platform:` and `if os.name == "nt"`.
+  const BuildConfiguration* mac = find(b, unit, "cxx", "darwin");
+  ASSERT_TRUE(mac);
+  EXPECT_EQ(mac->sources, (Args{dir + "/csrc/binding.cpp", dir + "/csrc/mps/scale_mps.cpp"}));
+  EXPECT_TRUE(has(mac->arguments, "-DPLATFORM_MACOS"));
+  EXPECT_FALSE(has(mac->arguments, "-DUSE_CUDA"));
+  const BuildConfiguration* win = find(b, unit, "cxx", "win32");
+  ASSERT_TRUE(win);
+  EXPECT_TRUE(has(win->arguments, "-DUSE_CUDA"));
+  EXPECT_TRUE(has(win->arguments, "/permissive-"));
+  EXPECT_FALSE(has(win->arguments, "-fvisibility=hidden"));
+  EXPECT_EQ(facts(b, unit + " (cxx) on win32"), (Args{"adds -DUSE_CUDA", "adds /permissive-", "drops -fvisibility=hidden"}));
+  EXPECT_EQ(facts(b, unit + " (cxx) on darwin"),
+            (Args{"adds -DPLATFORM_MACOS", "drops -fvisibility=hidden", "also compiles " + dir + "/csrc/mps/scale_mps.cpp"}));
+  EXPECT_TRUE(facts(b, unit + " (nvcc) on win32").empty());
+}
+
+TEST(SetupRun, ProjectModeLintsThePlatformAskedFor) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  // Through read_project_build: the interpreter's own torch, if any, is used,
+  // so only what does not depend on it is checked.
+  const std::string setup = kProjects + "/setup_run_platform/setup.py";
+  ProjectOptions o = run_options();
+  ProjectBuild linux_build = read_project_build(setup, standin_torch(), o);
+  o.platform = "win32";
+  ProjectBuild win = read_project_build(setup, standin_torch(), o);
+  ASSERT_EQ(linux_build.db.commands.size(), 2u);
+  ASSERT_EQ(win.db.commands.size(), 2u);
+  EXPECT_FALSE(has(linux_build.db.commands[0].arguments, "-DUSE_CUDA"));
+  EXPECT_TRUE(has(win.db.commands[0].arguments, "-DUSE_CUDA"));
+  EXPECT_EQ(win.db.commands[0].label, "extension platform_demo._C (cxx, win32)");
+  EXPECT_TRUE(facts(win, "build description")[0].starts_with("setup.py run in CPython 3."));
+  EXPECT_TRUE(win.notes.empty());
+}
+
+TEST(SetupRun, AScriptThatRaisesIsReadStatically) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_run_raises";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  EXPECT_FALSE(r.build);
+  EXPECT_EQ(r.failure, "setup.py:8: RuntimeError: nvcc 99.0 is required");
+  ProjectBuild b = read_project_build(dir + "/setup.py", standin_torch(), run_options());
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_EQ(b.notes[0].file, dir + "/setup.py");
+  EXPECT_EQ(b.notes[0].message,
+            "setup.py could not be run (setup.py:8: RuntimeError: nvcc 99.0 is required): read statically instead");
+  ASSERT_EQ(b.db.commands.size(), 1u);
+  EXPECT_EQ(b.db.commands[0].file, dir + "/ops.cpp");
+  EXPECT_EQ(b.configurations[0].method, "setup.py read, not run");
+}
+
+TEST(SetupRun, AMissingInterpreterIsReadStatically) {
+  ProjectOptions o = run_options();
+  o.python = "/nonexistent/python3";
+  ProjectBuild b = read_project_build(kProjects + "/setup_run_raises/setup.py", standin_torch(), o);
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_EQ(b.notes[0].message,
+            "setup.py could not be run (/nonexistent/python3 cannot be run (No such file or directory)): read "
+            "statically instead");
+  EXPECT_EQ(b.db.commands.size(), 1u);
+}
+
+bool process_running(const std::string& cmdline) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(s.begin(), s.end(), '\0', ' ');
+    if (s.starts_with(cmdline)) return true;
+  }
+  return false;
+}
+
+TEST(SetupRun, AScriptThatHangsIsKilledWithWhatItStarted) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  ScratchTmp tmp;
+  const std::string setup = kProjects + "/setup_run_sleeps/setup.py";
+  ProjectBuild b = read_project_build(setup, standin_torch(), run_options(/*timeout=*/3));
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_EQ(b.notes[0].message, "setup.py could not be run (it did not finish within 3 s): read statically instead");
+  EXPECT_EQ(b.db.commands.size(), 1u);
+  EXPECT_TRUE(tmp.empty());
+  EXPECT_FALSE(process_running("sleep 987654"));
+}
+
+TEST(SetupRun, AScriptThatWritesLeavesTheProjectAsItWas) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  ScratchTmp tmp;
+  const fs::path dir = kProjects + "/setup_run_writes";
+  const auto before = snapshot(dir);
+  SetupRunResult r = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(r.build) << r.failure;
+  EXPECT_EQ(snapshot(dir), before);
+  EXPECT_TRUE(tmp.empty());
+  const BuildConfiguration* c = find(*r.build, "extension writes_demo._C", "cxx", "linux");
+  ASSERT_TRUE(c);
+  // What the script generates exists only in the copy: not linted, said so.
+  EXPECT_EQ(c->sources, (Args{(dir / "csrc/ops.cpp").string()}));
+  ASSERT_EQ(r.build->notes.size(), 1u);
+  EXPECT_EQ(r.build->notes[0].line, 21);
+  EXPECT_EQ(r.build->notes[0].message, "source " + (dir / "csrc/generated.cpp").string() +
+                                           " of extension writes_demo._C is not in the project (setup.py writes it "
+                                           "when it runs, or it is missing): not linted");
+}
+
+TEST(SetupRun, AScriptThatDrivesCMakeGivesWayToCMakeLists) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_run_cmake";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  EXPECT_FALSE(r.build);
+  EXPECT_TRUE(r.no_extensions);
+  ProjectBuild b = read_project_build(dir + "/setup.py", standin_torch(), run_options());
+  ASSERT_FALSE(b.notes.empty());
+  EXPECT_EQ(b.notes[0].message,
+            "setup.py declares no extension with sources when run (it drives another build): read statically instead");
+  ASSERT_EQ(b.db.commands.size(), 1u);
+  EXPECT_EQ(b.db.commands[0].file, dir + "/ops.cpp");
+  EXPECT_EQ(b.configurations[0].unit, "target cmake_driven_C");
+}
+
+TEST(ProjectCopy, LeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
+  ScratchTmp tmp;
+  TempDir scratch("copy-test-");
+  const fs::path from = scratch.path() / "proj", to = scratch.path() / "copy";
+  fs::create_directories(from / ".git/objects");
+  fs::create_directories(from / "build/lib");
+  fs::create_directories(from / "src/build");
+  fs::create_directories(from / "pkg.egg-info");
+  std::ofstream(from / "setup.py") << "x";
+  std::ofstream(from / ".git/HEAD") << "ref";
+  std::ofstream(from / "build/lib/a.so") << "elf";
+  std::ofstream(from / "src/build/keep.cpp") << "int x;";
+  std::ofstream(from / "src/model.pt") << "weights";
+  std::ofstream(from / "pkg.egg-info/PKG-INFO") << "m";
+  fs::create_symlink("../setup.py", from / "src/link.py");
+  copy_project(from, to);
+  EXPECT_TRUE(fs::exists(to / "setup.py"));
+  EXPECT_TRUE(fs::exists(to / "src/build/keep.cpp"));  // only the top build/ is setup.py's
+  EXPECT_FALSE(fs::exists(to / ".git"));
+  EXPECT_FALSE(fs::exists(to / "build"));
+  EXPECT_FALSE(fs::exists(to / "pkg.egg-info"));
+  EXPECT_FALSE(fs::exists(to / "src/model.pt"));
+  ASSERT_TRUE(fs::is_symlink(to / "src/link.py"));
+  EXPECT_EQ(fs::read_symlink(to / "src/link.py"), "../setup.py");
+  try {
+    copy_project(from, scratch.path() / "small", /*max_bytes=*/4);
+    FAIL() << "no error over the size cap";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.input(), from.string());
+    EXPECT_NE(std::string(e.what()).find("is larger than 0 MB"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ChildProcess, ExitCodesAndTimeoutsOfConcurrentChildren) {
+  ScratchTmp tmp;
+  TempDir scratch("child-test-");
+  auto spec = [&](Args argv) {
+    ChildSpec s;
+    s.argv = std::move(argv);
+    s.env = {"TORCHABI_CHILD_TEST=7"};
+    s.stdout_file = (scratch.path() / "out").string();
+    s.stderr_file = (scratch.path() / "err").string();
+    return s;
+  };
+  const auto results = run_children({spec({"sh", "-c", "exit $TORCHABI_CHILD_TEST"}), spec({"sleep", "30"}),
+                                     spec({"/nonexistent/tool"})},
+                                    1);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].exit_code, 7);
+  EXPECT_FALSE(results[0].timed_out);
+  EXPECT_TRUE(results[1].timed_out);
+  EXPECT_FALSE(results[2].started);
+  EXPECT_EQ(results[2].spawn_error, "No such file or directory");
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
