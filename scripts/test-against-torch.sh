@@ -22,6 +22,10 @@
 #    outputs (dtype, shape, strides, values within torch.testing's tolerances)
 #    and errors must agree. Every disagreement is printed with both sides; the
 #    last line is 'N passed, M failed' and the exit status is 1 on any.
+# 5. `audit --torch` against real loading (scripts/against-torch/loading.py).
+# 6. Project mode's setup.py recorder, run in the chroot with real torch's
+#    cpp_extension and here with its stand-in, must record the same
+#    extensions (scripts/against-torch/setup_run.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -37,7 +41,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -197,5 +201,14 @@ g++ -std=c++20 -O0 -fPIC -shared -I"$work/include" -I"$work/include/torch/csrc/a
   2>"$work/loading/legacy_sid.log" || { echo "  cannot compile the legacy extension against sid's headers:"; grep -m3 error "$work/loading/legacy_sid.log"; }
 python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot "$chroot_dir" --sid-libdir "$libdir" \
   "$work"/loading/*.so || status=1
+# 6. Project mode's setup.py recorder with real torch's cpp_extension against its stand-in.
+phase "setup.py recorder: real cpp_extension against the stand-in"
+rc=0
+"$root/scripts/against-torch/setup_run.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
+case $rc in
+  0) ;;
+  3) echo "  skipped: the recorder could not run in the chroot" ;;
+  *) status=1 ;;
+esac
 phase "done (work files in $work)"
 exit $status
