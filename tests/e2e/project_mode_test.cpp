@@ -1,5 +1,5 @@
 // `torchabi check DIR` on an extension repository without a compile
-// database: its setup.py is read (never run), the commands setuptools would
+// database: its setup.py is run under the recorder (or read), the commands setuptools would
 // run are linted, and the report says what was used; a database, when
 // present, always wins.
 #include <filesystem>
@@ -96,7 +96,8 @@ TEST(ProjectMode, ComputedValuesAreNotesWithFileLineAndTheWayToPassThem) {
              "ext = CppExtension('x._C', ['a.cpp'],\n"
              "                   extra_compile_args=flags())\n");
   write_file(dir, "a.cpp", "#ifndef NEEDED\n#error NEEDED is set by setup.py\n#endif\nint f() { return 1; }\n");
-  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  // Read, not run (running it would find the flags: SetupPyRunFindsWhatReadingCannot).
+  auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", lint::stand_ins(), dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;  // notes do not fail the run
   auto j = r.json();
   const auto all = findings(j);
@@ -107,11 +108,51 @@ TEST(ProjectMode, ComputedValuesAreNotesWithFileLineAndTheWayToPassThem) {
     if (f["rule"] == "project-flag-unresolved") how = f["message"].get<std::string>().find("-D NAME=VALUE") != std::string::npos;
   EXPECT_TRUE(how);
   // Given with -D, the macro reaches the compile and the parse is complete.
-  auto with = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), "-D", "NEEDED=1", dir});
+  auto with = run_torchabi(
+      {"check", "--format", "json", "--no-run-build", "--torch-include", lint::stand_ins(), "-D", "NEEDED=1", dir});
   ASSERT_EQ(with.exit_code, 0) << with.err;
   const auto fixed = findings(with.json());
   EXPECT_FALSE(fixed.count({"source-parse-incomplete", "a.cpp", 2})) << with.out;
   EXPECT_NE(project_subject(with.json())->at("facts").at("added with -D").get<std::string>(), "");
+}
+
+// With --run-build (the default) setup.py runs under the recorder: flags a
+// function computes reach the compile, and --platform picks the branch.
+TEST(ProjectMode, SetupPyRunFindsWhatReadingCannot) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "setup.py",
+             "from torch.utils.cpp_extension import CppExtension\n"
+             "def flags():\n"
+             "    return ['-DNEEDED=1']\n"
+             "ext = CppExtension('x._C', ['a.cpp'],\n"
+             "                   extra_compile_args=flags())\n");
+  write_file(dir, "a.cpp", "#ifndef NEEDED\n#error NEEDED is set by setup.py\n#endif\nint f() { return 1; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  if (r.err.find("could not be run") != std::string::npos || r.out.find("could not be run") != std::string::npos)
+    GTEST_SKIP() << "python3 here cannot run setup.py: " << r.out;
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  EXPECT_FALSE(findings(j).count({"source-parse-incomplete", "a.cpp", 2})) << j.dump(1);
+  EXPECT_FALSE(findings(j).count({"project-flag-unresolved", "setup.py", 5})) << j.dump(1);
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  EXPECT_TRUE(project->at("facts").at("build description").get<std::string>().starts_with("setup.py run in CPython"))
+      << j.dump(1);
+  EXPECT_NE(project->at("facts").at("extension x._C c++ flags").get<std::string>().find("-DNEEDED=1"),
+            std::string::npos);
+  // The fixture whose flags differ by platform: win32's branch is linted.
+  const std::string platform_demo = source_dir() + "/fixtures/projects/setup_run_platform";
+  auto win = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), "--platform", "win32",
+                           platform_demo});
+  ASSERT_NE(win.exit_code, 2) << win.err;
+  const auto* facts = &project_subject(win.json())->at("facts");
+  EXPECT_EQ(facts->at("extension platform_demo._C (cxx) on win32").get<std::string>(),
+            "adds -DUSE_CUDA; adds /permissive-; drops -fvisibility=hidden")
+      << win.out;
+  std::set<std::string> units;
+  for (const auto& s : win.json()["subjects"])
+    if (s["kind"] == "translation-unit") units.insert(fs::path(s["path"].get<std::string>()).filename().string());
+  EXPECT_EQ(units, (std::set<std::string>{"binding.cpp", "scale.cu"}));
 }
 
 TEST(ProjectMode, ExplainsTheRule) {

@@ -153,6 +153,13 @@ def standin_torch(cuda_home, setuptools):
     ext.include_paths = lambda *a, **k: []
     ext.library_paths = lambda *a, **k: []
     ext.TORCH_LIB_PATH = ""
+    # Helpers some build scripts call while computing their flags.
+    ext._get_cuda_arch_flags = lambda *a, **k: []
+    ext._get_rocm_arch_flags = lambda *a, **k: []
+    ext.is_ninja_available = lambda: True
+    ext.verify_ninja_availability = lambda: None
+    ext.get_default_build_root = lambda: os.path.join(os.getcwd(), "build")
+    ext._is_cuda_file = lambda path: os.path.splitext(path)[1] in (".cu", ".cuh")
     torch.version = version
     torch.cuda = cuda
     torch.utils = utils

@@ -244,19 +244,22 @@ void add_configurations(ProjectBuild& b, const Recording& r, const std::string& 
 }
 
 // Facts: how the script ran, each extension and its flags on linux, and
-// every flag or source by which another platform differs from native.
-void add_facts(ProjectBuild& b, const Recording& native, const TorchLocation& torch) {
-  b.facts.emplace_back("build description", method_of(native));
-  if (native.real_torch)
-    b.facts.emplace_back("torch headers", "from torch " + native.torch_version + "'s cpp_extension (" +
-                                              native.cpp_extension + ")" +
-                                              (torch.found() ? ", replaced by " + torch.how : std::string()));
+// every flag or source by which another platform differs from linux.
+void add_facts(ProjectBuild& b, const Recording& on_linux, const TorchLocation& torch) {
+  b.facts.emplace_back("build description", method_of(on_linux));
+  if (on_linux.real_torch)
+    b.facts.emplace_back("cpp_extension", "torch " + on_linux.torch_version + "'s (" + on_linux.cpp_extension +
+                                              "): its include paths are " +
+                                              (torch.found() ? "replaced by the torch headers below" : "used"));
+  if (on_linux.real_torch && !torch.found())
+    b.facts.emplace_back("torch headers", "torch " + on_linux.torch_version + "'s cpp_extension: " +
+                                              join(on_linux.torch_include_paths));
   else
     b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
-  if (!native.build_extension)
-    b.facts.emplace_back("build_ext", (native.build_ext.empty() ? std::string("setuptools' own") : native.build_ext) +
+  if (!on_linux.build_extension)
+    b.facts.emplace_back("build_ext", (on_linux.build_ext.empty() ? std::string("setuptools' own") : on_linux.build_ext) +
                                           " (not torch's BuildExtension): no torch flags are added");
-  for (const auto& e : native.extensions)
+  for (const auto& e : on_linux.extensions)
     b.facts.emplace_back(unit_of(e), e.kind + " at " + fs::path(e.file).filename().string() + " line " +
                                          std::to_string(e.line) + ", " + std::to_string(e.sources.size()) + " sources");
   auto find = [&](const std::string& platform, const std::string& unit, const std::string& compiler) {
@@ -285,12 +288,18 @@ void add_facts(ProjectBuild& b, const Recording& native, const TorchLocation& to
         b.facts.emplace_back(key, "compiled there only: " + std::to_string(c.sources.size()) + " sources");
         continue;
       }
+      // One entry per flag, in one fact per configuration: the JSON report
+      // keys facts by name.
       const std::vector<std::string> ours(c.arguments.begin() + 1, c.arguments.end());
       const std::vector<std::string> theirs(base->arguments.begin() + 1, base->arguments.end());
-      for (const auto& f : difference(ours, theirs)) b.facts.emplace_back(key, "adds " + f);
-      for (const auto& f : difference(theirs, ours)) b.facts.emplace_back(key, "drops " + f);
-      for (const auto& s : difference(c.sources, base->sources)) b.facts.emplace_back(key, "also compiles " + s);
-      for (const auto& s : difference(base->sources, c.sources)) b.facts.emplace_back(key, "does not compile " + s);
+      std::vector<std::string> entries;
+      for (const auto& f : difference(ours, theirs)) entries.push_back("adds " + f);
+      for (const auto& f : difference(theirs, ours)) entries.push_back("drops " + f);
+      for (const auto& s : difference(c.sources, base->sources)) entries.push_back("also compiles " + s);
+      for (const auto& s : difference(base->sources, c.sources)) entries.push_back("does not compile " + s);
+      std::string value;
+      for (const auto& e : entries) value += (value.empty() ? "" : "; ") + e;
+      if (!value.empty()) b.facts.emplace_back(key, value);
     }
     for (const auto& c : b.configurations)
       if (c.platform == "linux" && !find(platform, c.unit, c.compiler))
@@ -340,7 +349,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     ProjectBuild b;
     b.build_file = script.string();
     b.db.path = script.string();
-    std::optional<Recording> native;  // linux's, which facts compare with
+    std::optional<Recording> on_linux;  // what the facts describe and compare with
     std::set<std::string> missing;
     for (size_t i = 0; i < runs.size(); ++i) {
       const PlatformRun& run = runs[i];
@@ -370,17 +379,17 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         continue;
       }
       add_configurations(b, *rec, project.string(), torch, options.defines, missing);
-      if (run.platform == "linux") native = std::move(rec);
+      if (run.platform == "linux") on_linux = std::move(rec);
     }
-    const bool any_sources = std::any_of(native->extensions.begin(), native->extensions.end(),
+    const bool any_sources = std::any_of(on_linux->extensions.begin(), on_linux->extensions.end(),
                                          [](const RecordedExtension& e) { return !e.sources.empty(); });
     if (!any_sources) {
       result.no_extensions = true;
       result.failure = "it declares no extension with sources when run";
       return result;
     }
-    b.requirements = native->requirements;
-    add_facts(b, *native, torch);
+    b.requirements = on_linux->requirements;
+    add_facts(b, *on_linux, torch);
     result.build = std::move(b);
   } catch (const InputError& e) {
     result.failure = e.line();

@@ -59,18 +59,22 @@ TorchLocation standin_torch() {
   return t;
 }
 
-// kPython with a `torch` that fails to import: the recorder then uses its
-// stand-in through read_project_build too (which asks for the installed one).
-class PythonWithoutTorch {
+// kPython with a `torch` package of the test's own on PYTHONPATH (a wrapper
+// script): one that fails to import, so that the recorder uses its stand-in
+// through read_project_build too, or a fake "real" torch.
+class ShadowedPython {
 public:
-  PythonWithoutTorch() : dir_("/tmp/setup_run_test_python." + std::to_string(::getpid())) {
-    fs::create_directories(dir_ / "shadow/torch");
-    std::ofstream(dir_ / "shadow/torch/__init__.py") << "raise ImportError('no torch in this test')\n";
+  ShadowedPython(const std::string& name, const std::map<std::string, std::string>& files)
+      : dir_("/tmp/setup_run_test_" + name + "." + std::to_string(::getpid())) {
+    for (const auto& [path, text] : files) {
+      fs::create_directories((dir_ / "shadow" / path).parent_path());
+      std::ofstream(dir_ / "shadow" / path) << text;
+    }
     std::ofstream(dir_ / "python") << "#!/bin/sh\nPYTHONPATH=" << (dir_ / "shadow").string() << " exec " << kPython
                                    << " \"$@\"\n";
     fs::permissions(dir_ / "python", fs::perms::owner_all);
   }
-  ~PythonWithoutTorch() { fs::remove_all(dir_); }
+  ~ShadowedPython() { fs::remove_all(dir_); }
   std::string path() const { return (dir_ / "python").string(); }
 
 private:
@@ -78,7 +82,39 @@ private:
 };
 
 std::string python_without_torch() {
-  static PythonWithoutTorch p;
+  static ShadowedPython p("no_torch", {{"torch/__init__.py", "raise ImportError('no torch in this test')\n"}});
+  return p.path();
+}
+
+// A torch whose cpp_extension behaves as the real one does for a build
+// script: CppExtension/CUDAExtension add its include paths (CUDA_HOME's for
+// CUDA), and its defaults are in the file for read_cpp_extension_defaults.
+std::string python_with_fake_torch() {
+  static ShadowedPython p(
+      "fake_torch",
+      {{"torch/__init__.py", "__version__ = '2.14.1+fake'\nfrom . import version, cuda, utils\n"},
+       {"torch/version.py", "cuda = None\nhip = None\n"},
+       {"torch/cuda.py", "def is_available():\n    return False\n"},
+       {"torch/utils/__init__.py", ""},
+       {"torch/utils/cpp_extension.py",
+        "import os, setuptools\n"
+        "from setuptools.command.build_ext import build_ext\n"
+        "CUDA_HOME = None\nROCM_HOME = None\n"
+        "min_supported_cpython = '0x030A0000'\n"
+        "COMMON_FLAGS = ['-std=c++20']\n"
+        "def include_paths(device_type='cpu'):\n"
+        "    paths = ['/fake/torch/include', '/fake/torch/include/api']\n"
+        "    if device_type == 'cuda':\n"
+        "        paths.append(os.path.join(CUDA_HOME, 'include'))\n"
+        "    return paths\n"
+        "def CppExtension(name, sources, *args, **kwargs):\n"
+        "    kwargs['include_dirs'] = kwargs.get('include_dirs', []) + include_paths()\n"
+        "    return setuptools.Extension(name, sources, *args, **kwargs)\n"
+        "def CUDAExtension(name, sources, *args, **kwargs):\n"
+        "    kwargs['include_dirs'] = kwargs.get('include_dirs', []) + include_paths('cuda')\n"
+        "    return setuptools.Extension(name, sources, *args, **kwargs)\n"
+        "class BuildExtension(build_ext):\n"
+        "    pass\n"}});
   return p.path();
 }
 
@@ -225,9 +261,9 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   EXPECT_TRUE(has(win->arguments, "-DUSE_CUDA"));
   EXPECT_TRUE(has(win->arguments, "/permissive-"));
   EXPECT_FALSE(has(win->arguments, "-fvisibility=hidden"));
-  EXPECT_EQ(facts(b, unit + " (cxx) on win32"), (Args{"adds -DUSE_CUDA", "adds /permissive-", "drops -fvisibility=hidden"}));
+  EXPECT_EQ(facts(b, unit + " (cxx) on win32"), (Args{"adds -DUSE_CUDA; adds /permissive-; drops -fvisibility=hidden"}));
   EXPECT_EQ(facts(b, unit + " (cxx) on darwin"),
-            (Args{"adds -DPLATFORM_MACOS", "drops -fvisibility=hidden", "also compiles " + dir + "/csrc/mps/scale_mps.cpp"}));
+            (Args{"adds -DPLATFORM_MACOS; drops -fvisibility=hidden; also compiles " + dir + "/csrc/mps/scale_mps.cpp"}));
   EXPECT_TRUE(facts(b, unit + " (nvcc) on win32").empty());
 }
 
@@ -248,6 +284,36 @@ TEST(SetupRun, ProjectModeLintsThePlatformAskedFor) {
   EXPECT_FALSE(has(linux_cxx->arguments, "-DUSE_CUDA"));
   EXPECT_TRUE(facts(win, "build description")[0].starts_with("setup.py run in CPython 3."));
   EXPECT_TRUE(win.notes.empty());
+}
+
+TEST(SetupRun, AnInstalledCppExtensionsPathsGiveWayToTheChosenHeaders) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_run_platform";
+  ProjectOptions o = run_options();
+  o.python = python_with_fake_torch();
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), o);
+  ASSERT_TRUE(r.build) << r.failure;
+  const BuildConfiguration* cxx = find(*r.build, "extension platform_demo._C", "cxx", "linux");
+  ASSERT_TRUE(cxx);
+  EXPECT_TRUE(cxx->method.ends_with(" (torch 2.14.1's cpp_extension)")) << cxx->method;
+  // cpp_extension's torch paths are replaced by the chosen headers; the
+  // stand-in CUDA toolkit's include directory is dropped.
+  EXPECT_EQ(Args(cxx->arguments.begin(), cxx->arguments.begin() + 5),
+            (Args{"c++", "-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include(),
+                  "-DPLATFORM_DEMO=1"}));
+  // Without chosen headers, cpp_extension's own are used.
+  r = run_setup_py(dir + "/setup.py", TorchLocation{}, o);
+  ASSERT_TRUE(r.build) << r.failure;
+  cxx = find(*r.build, "extension platform_demo._C", "cxx", "win32");
+  ASSERT_TRUE(cxx);
+  EXPECT_EQ(Args(cxx->arguments.begin(), cxx->arguments.begin() + 5),
+            (Args{"c++", "-I/fake/torch/include", "-I/fake/torch/include/api", "-I" + python_include(),
+                  "-DPLATFORM_DEMO=1"}));
+  EXPECT_TRUE(has(cxx->arguments, "-DUSE_CUDA"));
+  EXPECT_TRUE(has(cxx->arguments, "-std=c++20"));  // read from that cpp_extension.py
+  EXPECT_TRUE(has(cxx->arguments, "-DPy_LIMITED_API=0x030A0000"));
+  std::map<std::string, std::string> facts(r.build->facts.begin(), r.build->facts.end());
+  EXPECT_EQ(facts.at("torch headers"), "torch 2.14.1's cpp_extension: /fake/torch/include /fake/torch/include/api");
 }
 
 TEST(SetupRun, AScriptThatRaisesIsReadStatically) {
