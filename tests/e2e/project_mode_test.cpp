@@ -145,12 +145,13 @@ TEST(ProjectMode, SetupPyRunFindsWhatReadingCannot) {
   auto win = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), "--platform", "win32",
                            platform_demo});
   ASSERT_NE(win.exit_code, 2) << win.err;
-  const auto* facts = &project_subject(win.json())->at("facts");
-  EXPECT_EQ(facts->at("extension platform_demo._C (cxx) on win32").get<std::string>(),
+  const auto wj = win.json();
+  ASSERT_NE(project_subject(wj), nullptr) << win.out;
+  EXPECT_EQ(project_subject(wj)->at("facts").at("extension platform_demo._C (cxx) on win32").get<std::string>(),
             "adds -DUSE_CUDA; adds /permissive-; drops -fvisibility=hidden")
       << win.out;
   std::set<std::string> units;
-  for (const auto& s : win.json()["subjects"])
+  for (const auto& s : wj["subjects"])
     if (s["kind"] == "translation-unit") units.insert(fs::path(s["path"].get<std::string>()).filename().string());
   EXPECT_EQ(units, (std::set<std::string>{"binding.cpp", "scale.cu"}));
 }

@@ -183,7 +183,14 @@ CompileCommand command_for(const Recording& r, const RecordedExtension& e, const
   loc.include_dirs = added_includes(r, e, torch);
   loc.std_flag = torch.std_flag;
   loc.limited_api = torch.limited_api;
-  if (r.real_torch) read_cpp_extension_defaults(r.cpp_extension, loc);
+  if (r.real_torch && (loc.std_flag.empty() || loc.limited_api.empty())) {
+    // The defaults of the torch whose headers are used win; the installed
+    // cpp_extension's fill in what they lack.
+    TorchLocation installed;
+    read_cpp_extension_defaults(r.cpp_extension, installed);
+    if (loc.std_flag.empty()) loc.std_flag = installed.std_flag;
+    if (loc.limited_api.empty()) loc.limited_api = installed.limited_api;
+  }
   if (r.build_extension) return setuptools_command(spec, source, dir, loc);
   // setuptools' own build_ext: the extension's flags and Python's headers.
   CompileCommand c;
