@@ -11,6 +11,7 @@
 #include <set>
 
 #include "analyzers/binary/audit_runner.h"
+#include "analyzers/build/configuration_checks.h"
 #include "analyzers/binary/symbol_classifier.h"
 #include "analyzers/source/lint_targets.h"
 #include "cli/audit_target.h"
@@ -198,8 +199,17 @@ int run(CheckArgs a) {
         }
         source::LintRequest req;
         req.cwd = cwd;
-        req.derived_db = std::move(project.db);
-        lint(req, file);
+        req.derived_db = project.db;
+        try {
+          LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+          for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+          analysed += out.analysed;
+          // Compare the configurations the build ships, once each is linted.
+          build::check_configurations(project, options.platform, out.report);
+          append(report, std::move(out.report));
+        } catch (const InputError& e) {
+          report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
+        }
       } catch (const InputError& e) {
         report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
       }

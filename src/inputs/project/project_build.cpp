@@ -2,6 +2,7 @@
 
 #include "common/input_error.h"
 #include "inputs/project/pyproject_toml.h"
+#include "inputs/project/stated_requirements.h"
 
 #include <algorithm>
 #include <cctype>
@@ -55,9 +56,17 @@ static void add_to_configuration(ProjectBuild& b, const BuildConfiguration& prot
 void fill_compile_db(ProjectBuild& b, const std::string& platform) {
   b.db.path = b.build_file;
   b.db.commands.clear();
+  // A legacy configuration's file that a stable one compiles too (a binding
+  // with #if defined(CUDA_KERNEL) ... #else legacy code) is compiled for
+  // reference: its #else branch is then code another build compiles on
+  // purpose, not an inactive branch to warn about.
+  std::set<std::string> stable_sources;
+  for (const auto& conf : b.configurations)
+    if (conf.platform == platform && conf.stable_expected) stable_sources.insert(conf.sources.begin(), conf.sources.end());
   for (const auto& conf : b.configurations) {
-    if (conf.platform != platform || !conf.stable_expected) continue;
+    if (conf.platform != platform) continue;
     for (const auto& src : conf.sources) {
+      if (!conf.stable_expected && !stable_sources.count(src)) continue;
       CompileCommand c;
       c.file = src;
       c.directory = conf.directory;
@@ -65,6 +74,7 @@ void fill_compile_db(ProjectBuild& b, const std::string& platform) {
       c.arguments.push_back("-c");
       c.arguments.push_back(src);
       c.label = conf.label();
+      c.reference_only = !conf.stable_expected;
       b.db.commands.push_back(std::move(c));
     }
   }
@@ -252,8 +262,10 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
   };
   for (const auto& backend : backends)
     if (!stable_backend(backend)) legacy.push_back(backend);
+  std::string legacy_list;
+  for (const auto& l : legacy) legacy_list += (legacy_list.empty() ? "" : ", ") + l;
   if (!legacy.empty())
-    b.facts.emplace_back("not stable", join(legacy) + ": [torch] stable-abi does not list " +
+    b.facts.emplace_back("not stable", legacy_list + ": [torch] stable-abi does not list " +
                                            (legacy.size() == 1 ? "it" : "them") +
                                            ", so that code is legacy by design and not held to the stable ABI");
   for (const auto& comp : spec.components) {
@@ -402,6 +414,8 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
   ProjectBuild b = read_statically(build_file, torch, options.defines);
+  const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
+  b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
   fill_compile_db(b, options.platform);
   return b;
 }
