@@ -414,6 +414,8 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
   ProjectBuild b = read_statically(build_file, torch, options.defines);
+  // What the files say holds on every platform: lint it as the one asked for.
+  for (auto& c : b.configurations) c.platform = options.platform;
   const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
   b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
   fill_compile_db(b, options.platform);
