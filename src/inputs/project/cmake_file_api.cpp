@@ -102,7 +102,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     std::ofstream(build / ".cmake/api/v1/query/codemodel-v2");
     fs::create_directories(torch_dir);
     write_torch_config(torch_dir.string(), torch, torch_version(torch.include_dirs));
-    cuda = write_cuda_stand_in((base / "cuda-stand-in").string());
+    cuda = write_cuda_stand_in((base / "cuda-stand-in").string(), options.machine_cuda);
   } catch (const std::exception& e) {
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
@@ -164,7 +164,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                        lists.string() + " (configured by cmake " + reply.cmake_version +
                            " in a scratch copy, read through the CMake File API)");
   if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines));
-  r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake: " +
+  r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " + torch_version(torch.include_dirs) + "): " +
                                                   (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch))
                                                                  : torch.how));
   if (cuda_used)

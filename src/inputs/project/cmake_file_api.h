@@ -26,6 +26,9 @@ struct FileApiOptions {
   // CMakeLists.txt's own directory. A scikit-build-core project's source dir
   // may reach up into the pyproject's directory.
   std::string copy_root;
+  // Show CMake the machine's CUDA installation when it has one; false: the
+  // stand-in toolkit always (as on a machine without CUDA).
+  bool machine_cuda = true;
 };
 
 struct FileApiResult {

@@ -33,6 +33,8 @@ std::vector<std::string> torch_only_include_dirs(const TorchLocation& torch) {
   std::vector<std::string> dirs;
   for (const auto& d : torch.include_dirs) {
     std::error_code ec;
+    // CMake rejects an imported target whose include directory is missing.
+    if (!fs::is_directory(d, ec)) continue;
     // Python's include directory (setuptools' addition) is not torch's.
     if (d.ends_with("torch/csrc/api/include") || fs::is_directory(fs::path(d) / "torch", ec) ||
         fs::is_directory(fs::path(d) / "ATen", ec))
@@ -97,10 +99,10 @@ bool usable_toolkit(const fs::path& root) {
 
 }  // namespace
 
-CudaStandIn write_cuda_stand_in(const std::string& dir) {
+CudaStandIn write_cuda_stand_in(const std::string& dir, bool machine_toolkit) {
   CudaStandIn s;
   const fs::path base(dir);
-  const CudaSearch search = find_cuda_installation({});
+  const CudaSearch search = machine_toolkit ? find_cuda_installation({}) : CudaSearch{};
   if (search.found && usable_toolkit(search.found->root)) {
     s.toolkit_root = search.found->root;
     s.real_toolkit = true;
@@ -143,7 +145,7 @@ CudaStandIn write_cuda_stand_in(const std::string& dir) {
   set("CMAKE_CUDA_COMPILER_VERSION", s.version + ".0");
   set("CMAKE_CUDA_COMPILER_FORCED", "ON");
   set("CMAKE_CUDA_COMPILER_TOOLKIT_ROOT", root);
-  set("CMAKE_CUDA_COMPILER_TOOLKIT_VERSION", s.version);
+  set("CMAKE_CUDA_COMPILER_TOOLKIT_VERSION", s.version + ".0");  // FindCUDAToolkit reads X.Y.Z
   set("CMAKE_CUDA_COMPILER_LIBRARY_ROOT", root);
   set("CMAKE_CUDA_STANDARD_COMPUTED_DEFAULT", "17");
   set("CMAKE_CUDA_EXTENSIONS_COMPUTED_DEFAULT", "OFF");

@@ -35,7 +35,7 @@ struct CudaStandIn {
 };
 
 // Writes the nvcc stand-in (and the toolkit stand-in when the machine has no
-// usable CUDA installation) under `dir`, which exists.
-CudaStandIn write_cuda_stand_in(const std::string& dir);
+// usable CUDA installation, or `machine_toolkit` is false) under `dir`, which exists.
+CudaStandIn write_cuda_stand_in(const std::string& dir, bool machine_toolkit = true);
 
 }  // namespace torchabi::inputs

@@ -51,6 +51,8 @@ ChildResult run_timed(const std::vector<std::string>& argv, const std::string& c
   close(fds[1]);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   char buf[4096];
+  int status = 0;
+  bool reaped = false;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -60,6 +62,12 @@ ChildResult run_timed(const std::vector<std::string>& argv, const std::string& c
     pollfd p{fds[0], POLLIN, 0};
     const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
     if (ready < 0 && errno != EINTR) break;
+    if (ready == 0) {
+      // The program has exited but something it started holds the pipe:
+      // its output is complete, the leftover is killed below.
+      if (!reaped && waitpid(pid, &status, WNOHANG) == pid) reaped = true;
+      if (reaped) break;
+    }
     if (ready <= 0) continue;
     const ssize_t n = read(fds[0], buf, sizeof buf);
     if (n > 0) r.output.append(buf, static_cast<size_t>(n));
@@ -69,8 +77,7 @@ ChildResult run_timed(const std::vector<std::string>& argv, const std::string& c
   // The pipe also closes when the group's processes are done writing; a
   // background process that keeps running past its parent is killed with it.
   if (r.timed_out) kill(-pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!reaped && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (!r.timed_out) kill(-pid, SIGKILL);  // leftovers of the group, if any
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

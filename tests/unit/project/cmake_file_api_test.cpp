@@ -147,6 +147,41 @@ TEST(CMakeFileApi, TargetsFromTheProjectsOwnFunctionsAndSubdirectories) {
   EXPECT_EQ(extra->arguments, (std::vector<std::string>{"c++", "-DOPS_EXTRA=1", "-fPIC", "-std=gnu++17"}));
 }
 
+// As on a machine without nvcc or a CUDA installation: the CUDA language,
+// FindCUDAToolkit and its imported targets configure against the stand-ins,
+// whose empty headers stay out of the flags.
+TEST(CMakeFileApi, CudaConfiguresWithoutACudaInstallation) {
+  REQUIRE_CMAKE();
+  TempTree t;
+  t.write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\n"
+                            "project(p LANGUAGES CXX)\n"
+                            "enable_language(CUDA)\n"
+                            "find_package(CUDAToolkit REQUIRED)\n"
+                            "add_library(k SHARED host.cpp dev.cu)\n"
+                            "target_link_libraries(k PRIVATE CUDA::cudart)\n"
+                            "target_compile_definitions(k PRIVATE CUDA_MAJOR=${CUDAToolkit_VERSION_MAJOR})\n")
+      .write("host.cpp", "")
+      .write("dev.cu", "");
+  FileApiOptions o;
+  o.machine_cuda = false;
+  FileApiResult r = configure_with_file_api(t.p("CMakeLists.txt"), FakeTorch().loc, o);
+  ASSERT_TRUE(r.ok) << r.failure;
+  ASSERT_EQ(r.configurations.size(), 2u) << dump(r.configurations);
+  const BuildConfiguration* cu = find(r.configurations, "target k", "nvcc");
+  ASSERT_NE(cu, nullptr);
+  EXPECT_EQ(cu->sources, (std::vector<std::string>{t.p("dev.cu")}));
+  EXPECT_EQ(cu->arguments, (std::vector<std::string>{"nvcc", "-DCUDA_MAJOR=12", "-Dk_EXPORTS",
+                                                     "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+                                                     "-Xcompiler=-fPIC", "-std=c++17"}))
+      << dump(r.configurations);
+  const BuildConfiguration* cxx = find(r.configurations, "target k", "cxx");
+  ASSERT_NE(cxx, nullptr);
+  EXPECT_EQ(cxx->arguments, (std::vector<std::string>{"c++", "-DCUDA_MAJOR=12", "-Dk_EXPORTS", "-fPIC"}));
+  bool fact = false;
+  for (const auto& [k, v] : r.facts) fact |= k == "CUDA compiler" && v.find("stand-in nvcc") != std::string::npos;
+  EXPECT_TRUE(fact);
+}
+
 TEST(CMakeFileApi, CacheDefinitionsReachTheConfigure) {
   REQUIRE_CMAKE();
   FakeTorch torch;
