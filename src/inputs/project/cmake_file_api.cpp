@@ -50,7 +50,7 @@ std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
-// Torch_VERSION of the stand-in: the headers' own version.h, else 0.
+// Torch_VERSION of the stand-in: the headers' own version.h, else "" (unknown).
 std::string torch_version(const std::vector<std::string>& include_dirs) {
   static const std::regex kPart("#define TORCH_VERSION_(MAJOR|MINOR|PATCH) (\\d+)");
   for (const auto& d : include_dirs) {
@@ -65,7 +65,7 @@ std::string torch_version(const std::vector<std::string>& include_dirs) {
       if (parts.size() == 3) return parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"];
     }
   }
-  return "0.0.0";
+  return "";
 }
 
 // The copy's paths read as the user's.
@@ -164,7 +164,9 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                        lists.string() + " (configured by cmake " + reply.cmake_version +
                            " in a scratch copy, read through the CMake File API)");
   if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines));
-  r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " + torch_version(torch.include_dirs) + "): " +
+  const std::string version = torch_version(torch.include_dirs);
+  r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " +
+                                                  (version.empty() ? std::string("unknown: any asked for") : version) + "): " +
                                                   (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch))
                                                                  : torch.how));
   if (cuda_used)

@@ -52,7 +52,8 @@ void write_torch_config(const std::string& dir, const TorchLocation& torch, cons
       "# project configures against the torch headers torchabi lints with.\n"
       "set(TORCH_FOUND TRUE)\n"
       "set(Torch_FOUND TRUE)\n"
-      "set(Torch_VERSION " + quoted(version) + ")\n"
+      // Unknown: find_package already set Torch_VERSION to the one asked for.
+      + (version.empty() ? std::string() : "set(Torch_VERSION " + quoted(version) + ")\n") +
       "set(TORCH_INCLUDE_DIRS " + quoted(includes) + ")\n"
       "set(TORCH_CXX_FLAGS \"-D_GLIBCXX_USE_CXX11_ABI=1\")\n"
       "if(NOT TARGET c10)\n"
@@ -75,8 +76,11 @@ void write_torch_config(const std::string& dir, const TorchLocation& torch, cons
       "set(TORCH_LIBRARIES torch)\n"
       "set(TORCH_LIBRARY torch)\n";
   write(fs::path(dir) / "TorchConfig.cmake", text);
+  // A version the headers do not state satisfies whatever the project asks for.
   write(fs::path(dir) / "TorchConfigVersion.cmake",
-        "set(PACKAGE_VERSION " + quoted(version) + ")\n"
+        (version.empty() ? std::string("if(PACKAGE_FIND_VERSION)\n  set(PACKAGE_VERSION \"${PACKAGE_FIND_VERSION}\")\n"
+                                       "else()\n  set(PACKAGE_VERSION 0)\nendif()\n")
+                         : "set(PACKAGE_VERSION " + quoted(version) + ")\n") +
         "if(PACKAGE_FIND_VERSION AND PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)\n"
         "  set(PACKAGE_VERSION_COMPATIBLE FALSE)\n"
         "else()\n"

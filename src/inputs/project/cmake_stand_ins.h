@@ -24,7 +24,8 @@ namespace torchabi::inputs {
 std::vector<std::string> torch_only_include_dirs(const TorchLocation& torch);
 
 // Writes TorchConfig.cmake and TorchConfigVersion.cmake into `dir` (which
-// exists): pass -DTorch_DIR=dir. `version` is what Torch_VERSION says.
+// exists): pass -DTorch_DIR=dir. `version` is what Torch_VERSION says;
+// empty (unknown): any version the project asks for.
 void write_torch_config(const std::string& dir, const TorchLocation& torch, const std::string& version);
 
 struct CudaStandIn {

@@ -182,6 +182,30 @@ TEST(CMakeFileApi, CudaConfiguresWithoutACudaInstallation) {
   EXPECT_TRUE(fact);
 }
 
+// find_package(Torch 2.3 REQUIRED) with headers whose version.h is absent:
+// the stand-in takes the version asked for; with a version.h, its version.
+TEST(CMakeFileApi, TheStandInTorchAnswersVersionRequests) {
+  REQUIRE_CMAKE();
+  TempTree t;
+  t.write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n"
+                            "find_package(Torch 2.3 REQUIRED)\n"
+                            "add_library(p MODULE a.cpp)\n"
+                            "target_link_libraries(p PRIVATE torch)\n"
+                            "target_compile_definitions(p PRIVATE TV=${Torch_VERSION} F=${TORCH_FOUND})\n")
+      .write("a.cpp", "");
+  FakeTorch torch;
+  FileApiResult r = configure_with_file_api(t.p("CMakeLists.txt"), torch.loc, {});
+  ASSERT_TRUE(r.ok) << r.failure;
+  ASSERT_EQ(r.configurations.size(), 1u);
+  EXPECT_EQ(r.configurations[0].arguments.at(1), "-DF=TRUE");
+  EXPECT_EQ(r.configurations[0].arguments.at(2), "-DTV=2.3") << dump(r.configurations);
+  torch.tree.write("include/torch/headeronly/version.h",
+                   "#define TORCH_VERSION_MAJOR 2\n#define TORCH_VERSION_MINOR 1\n#define TORCH_VERSION_PATCH 0\n");
+  r = configure_with_file_api(t.p("CMakeLists.txt"), torch.loc, {});
+  EXPECT_FALSE(r.ok);  // 2.1.0 is older than asked for
+  EXPECT_NE(r.failure.find("Torch"), std::string::npos) << r.failure;
+}
+
 TEST(CMakeFileApi, CacheDefinitionsReachTheConfigure) {
   REQUIRE_CMAKE();
   FakeTorch torch;
