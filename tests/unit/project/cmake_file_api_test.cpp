@@ -4,6 +4,7 @@
 // fail, hang or write into their source tree.
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -297,6 +298,38 @@ TEST(CMakeFileApi, ProjectModeConfiguresTheCMakeSample) {
   ASSERT_EQ(b.db.commands.size(), 2u);
   EXPECT_EQ(b.db.commands[0].label, "target cmake_ext (cxx)");
   EXPECT_TRUE(b.notes.empty());
+}
+
+// The flags, in order, are those of the compile command CMake's own
+// Makefile generator writes for the same project (compile_commands.json).
+TEST(CMakeFileApi, FlagsInTheOrderOfTheMakefileGenerator) {
+  REQUIRE_CMAKE();
+  FakeTorch torch;
+  TempTree t;
+  fs::copy(kFixtures + "/cmake_ext", t.dir / "p", fs::copy_options::recursive);
+  const std::string dir = t.p("p");
+  const std::string cmd = "cmake -S '" + dir + "' -B '" + t.p("build") + "' -DCMAKE_EXPORT_COMPILE_COMMANDS=ON '-DTORCH_STABLE_INCLUDE=" +
+                          torch.tree.p("include") + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(t.p("build/compile_commands.json"));
+  std::stringstream text;
+  text << in.rdbuf();
+  // "command": "/usr/bin/c++ FLAGS -o OBJ -c SRC": the flags between.
+  const std::string all = text.str();
+  const size_t start = all.find("\"command\": \"");
+  ASSERT_NE(start, std::string::npos) << all;
+  const std::string command = all.substr(start + 12, all.find("\"", start + 12) - start - 12);
+  std::vector<std::string> real = split_fragment(command);
+  ASSERT_GT(real.size(), 5u);
+  real.erase(real.end() - 4, real.end());  // -o OBJ -c SRC
+  real.front() = "c++";
+
+  FileApiOptions o;
+  o.defines = {"TORCH_STABLE_INCLUDE=" + torch.tree.p("include")};
+  FileApiResult r = configure_with_file_api(dir + "/CMakeLists.txt", torch.loc, o);
+  ASSERT_TRUE(r.ok) << r.failure;
+  ASSERT_EQ(r.configurations.size(), 1u);
+  EXPECT_EQ(r.configurations[0].arguments, real);
 }
 
 TEST(CMakeFileApi, ProjectModeFallsBackToTheStaticReaderWithANote) {
