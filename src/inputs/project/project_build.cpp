@@ -1,6 +1,7 @@
 #include "inputs/project/project_build.h"
 
 #include "common/input_error.h"
+#include "inputs/project/cmake_file_api.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/stated_requirements.h"
 
@@ -411,9 +412,86 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
 
 }  // namespace
 
+namespace {
+
+// The CMakeLists.txt a configure starts from when `build_file` builds with
+// CMake (itself, a setup.py that declares no extension, scikit-build-core),
+// with the cache values the build description adds before the user's.
+struct CMakeEntry {
+  std::string lists;
+  std::vector<std::string> defines;
+  std::string copy_root;
+  std::vector<ProjectNote> notes;
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::vector<std::string>& defines) {
+  const fs::path file(build_file);
+  const fs::path next_to = file.parent_path() / "CMakeLists.txt";
+  std::error_code ec;
+  CMakeEntry e;
+  if (file.filename() == "CMakeLists.txt") {
+    e.lists = build_file;
+  } else if (file.filename() == "setup.py") {
+    if (!fs::is_regular_file(next_to, ec) || !read_setup_py(build_file).extensions.empty()) return std::nullopt;
+    e.lists = next_to.string();
+    e.facts.emplace_back("setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was configured");
+  } else if (file.filename() == "pyproject.toml") {
+    PyProject spec = read_pyproject(build_file);
+    if (!spec.scikit_build) return std::nullopt;
+    e.lists = (fs::path(spec.cmake_source_dir) / "CMakeLists.txt").string();
+    if (!fs::exists(e.lists, ec)) return std::nullopt;  // the static reader says so
+    // The source dir may reach up into the pyproject's directory: copy that.
+    const std::string root = file.parent_path().string();
+    if (e.lists.starts_with(root + "/")) e.copy_root = root;
+    e.defines = spec.cmake_defines;  // scikit-build-core's cmake.define; the user's -D, later, wins
+    e.notes = spec.notes;
+    e.facts.emplace_back("pyproject.toml", "scikit-build-core: CMakeLists.txt configured" +
+                                               (spec.cmake_defines.empty() ? std::string()
+                                                                           : " with -D " + join(spec.cmake_defines)));
+  } else {
+    return std::nullopt;
+  }
+  e.defines.insert(e.defines.end(), defines.begin(), defines.end());
+  return e;
+}
+
+}  // namespace
+
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
+  std::optional<ProjectNote> fallback;
+  if (options.run_build) {
+    if (std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines)) {
+      FileApiOptions api;
+      api.defines = entry->defines;
+      api.timeout_seconds = options.timeout_seconds;
+      api.copy_root = entry->copy_root;
+      FileApiResult run = configure_with_file_api(entry->lists, torch, api);
+      if (run.ok) {
+        ProjectBuild b;
+        b.build_file = entry->lists;
+        b.configurations = std::move(run.configurations);
+        b.notes = std::move(entry->notes);
+        b.notes.insert(b.notes.end(), run.notes.begin(), run.notes.end());
+        b.facts = std::move(entry->facts);
+        b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
+        // The configure ran on this machine; its answer is the one to lint.
+        for (auto& c : b.configurations) c.platform = options.platform;
+        const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
+        b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+        fill_compile_db(b, options.platform);
+        return b;
+      }
+      fallback = ProjectNote{entry->lists, 0,
+                             "CMakeLists.txt could not be configured (" + run.failure + "): read statically instead"};
+    }
+  }
   ProjectBuild b = read_statically(build_file, torch, options.defines);
+  if (fallback) {
+    b.notes.insert(b.notes.begin(), *fallback);
+    b.facts.insert(b.facts.begin(), {"CMake File API", fallback->message});
+  }
   // What the files say holds on every platform: lint it as the one asked for.
   for (auto& c : b.configurations) c.platform = options.platform;
   const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());

@@ -1,3 +1,4 @@
+#include <map>
 #include <algorithm>
 // kernel-builder's build.toml read as data: components, sources, flags and
 // the stable-abi release per backend.
@@ -93,10 +94,17 @@ TEST(BuildToml, BackendsStableAbiDoesNotListAreLegacyAndNotLinted) {
                                    "[kernel.c]\nbackend = \"cpu\"\nsrc = [\"c.cpp\"]\ndepends = [\"torch\"]\n");
   TorchLocation torch;
   ProjectBuild p = read_project_build(file, torch);
-  ASSERT_EQ(p.db.commands.size(), 1u);
-  EXPECT_EQ(p.db.commands[0].label, "torch binding (cuda)");
-  EXPECT_NE(std::find(p.db.commands[0].arguments.begin(), p.db.commands[0].arguments.end(), "-DCUDA_KERNEL"),
-            p.db.commands[0].arguments.end());
+  // The binding in its stable configuration, and in the legacy ones for
+  // reference only (so its legacy #else is not "inactive"); kernel c not at all.
+  ASSERT_EQ(p.db.commands.size(), 3u);
+  std::map<std::string, const CompileCommand*> by_label;
+  for (const auto& c : p.db.commands) by_label[c.label] = &c;
+  ASSERT_EQ(by_label.size(), 3u);
+  EXPECT_FALSE(by_label.at("torch binding (cuda)")->reference_only);
+  EXPECT_TRUE(by_label.at("torch binding (cpu)")->reference_only);
+  EXPECT_TRUE(by_label.at("torch binding (metal)")->reference_only);
+  const auto& cuda_args = by_label.at("torch binding (cuda)")->arguments;
+  EXPECT_NE(std::find(cuda_args.begin(), cuda_args.end(), "-DCUDA_KERNEL"), cuda_args.end());
   // The legacy configurations are kept (for the report), not linted.
   size_t legacy = 0;
   for (const auto& c : p.configurations) legacy += !c.stable_expected;
