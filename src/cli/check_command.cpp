@@ -7,10 +7,12 @@
 // input that could not be.
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
 #include "analyzers/binary/audit_runner.h"
+#include "analyzers/build/configuration_checks.h"
 #include "analyzers/binary/symbol_classifier.h"
 #include "analyzers/source/lint_targets.h"
 #include "cli/audit_target.h"
@@ -93,12 +95,27 @@ void append(findings::Report& into, findings::Report&& from) {
 // What project mode read and guessed, in the report (so that a wrong guess
 // is visible), and a note per value it could not resolve.
 void add_project_facts(findings::Report& report, const inputs::ProjectBuild& project,
-                       const std::vector<std::string>& defines) {
+                       const std::vector<std::string>& defines, const std::string& platform) {
   findings::Subject s;
   s.kind = "project";
   s.path = project.build_file;
   s.verdict = "READ";
   s.facts = project.facts;
+  // How each configuration was obtained, and which are linted.
+  std::map<std::string, size_t> elsewhere;  // platform -> configurations not linted
+  for (const auto& c : project.configurations) {
+    if (c.platform != platform) {
+      ++elsewhere[c.platform];
+      continue;
+    }
+    s.facts.emplace_back("configuration " + c.label(),
+                         c.method + ", line " + std::to_string(c.line) + ", " + std::to_string(c.sources.size()) +
+                             " source" + (c.sources.size() == 1 ? "" : "s") +
+                             (c.stable_expected ? "" : "; legacy by design (not held to the stable ABI)"));
+  }
+  for (const auto& [p, n] : elsewhere)
+    s.facts.emplace_back("on " + p, std::to_string(n) + " configuration" + (n == 1 ? "" : "s") +
+                                        " compared, not linted (--platform " + p + " lints them)");
   if (!defines.empty()) {
     std::string d;
     for (const auto& x : defines) d += (d.empty() ? "-D" : " -D") + x;
@@ -112,8 +129,8 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
     f.location.file = n.file;
     f.location.line = static_cast<uint32_t>(n.line);
     f.message = n.message;
-    f.help = "torchabi reads build files without running them; give the value with -D NAME=VALUE or --torch-include, "
-             "or lint with a compile database, which always wins";
+    f.help = "Give the value with -D NAME=VALUE or --torch-include, let torchabi run the build script (without "
+             "--no-run-build / run-build: false), or lint with a compile database, which always wins";
     report.findings.push_back(std::move(f));
   }
 }
@@ -191,15 +208,24 @@ int run(CheckArgs a) {
     for (const auto& file : projects) {
       try {
         inputs::ProjectBuild project = inputs::read_project_build(file, torch, options);
-        add_project_facts(report, project, a.defines);
+        add_project_facts(report, project, a.defines, options.platform);
         if (project.db.commands.empty()) {
           report.failures.push_back({project.build_file, "declares no C++ or CUDA sources torchabi could read"});
           continue;
         }
         source::LintRequest req;
         req.cwd = cwd;
-        req.derived_db = std::move(project.db);
-        lint(req, file);
+        req.derived_db = project.db;
+        try {
+          LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+          for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+          analysed += out.analysed;
+          // Compare the configurations the build ships, once each is linted.
+          build::check_configurations(project, options.platform, out.report);
+          append(report, std::move(out.report));
+        } catch (const InputError& e) {
+          report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
+        }
       } catch (const InputError& e) {
         report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
       }

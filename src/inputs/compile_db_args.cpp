@@ -243,6 +243,8 @@ std::vector<std::string> ClangArgs::minimal_args() const {
 ClangArgs translate_compile_command(const CompileCommand& cmd) {
   ClangArgs out;
   out.file = cmd.file;
+  out.label = cmd.label;
+  out.reference_only = cmd.reference_only;
   out.directory = cmd.directory;
   Translator t(out, cmd.directory);
   const bool nvcc = is_nvcc(cmd.arguments[0]);

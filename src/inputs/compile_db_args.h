@@ -31,6 +31,8 @@ struct ClangArgs {
   std::vector<std::string> dropped;       // flags left out because clang would not accept them
   bool cuda_without_sdk = false;          // .cu parsed without CUDA headers
   std::string cuda;                       // .cu: the CUDA installation used, or why none (cuda_installation.h)
+  std::string label;                      // the build configuration (CompileCommand::label); "" when one
+  bool reference_only = false;            // CompileCommand::reference_only
 
   // Only -I/-D/-U/-std/-include and friends: the retry when clang rejects the full set.
   std::vector<std::string> minimal_args() const;

@@ -17,6 +17,10 @@ struct CompileCommand {
   // Project mode: the configuration this command belongs to
   // (BuildConfiguration::label), shown when one file is compiled several ways.
   std::string label;
+  // Compiled only to learn what code other configurations compile (a legacy
+  // kernel-builder backend): its own findings are not reported, but the
+  // code it compiles is not "inactive" in the stable configurations' reports.
+  bool reference_only = false;
 };
 
 struct CompileDb {

@@ -298,8 +298,15 @@ TEST(ProjectMode, KernelBuilderSampleIsLintedAtItsStableAbiRelease) {
   const auto& facts = project_subject(j)->at("facts");
   EXPECT_EQ(facts.at("stable ABI").get<std::string>(), "2.9 -> TORCH_TARGET_VERSION=0x0209000000000000");
   EXPECT_NE(facts.at("kernel scale_metal").get<std::string>().find("not linted"), std::string::npos);
-  EXPECT_NE(facts.at("kernel scale_cpu c++ flags").get<std::string>().find("-DKB_SAMPLE_VECTOR_WIDTH=8"),
+  EXPECT_NE(facts.at("kernel scale_cpu (cpu) c++ flags").get<std::string>().find("-DKB_SAMPLE_VECTOR_WIDTH=8"),
             std::string::npos);
+  // The binding is built once per backend, each with its *_KERNEL macro.
+  for (const char* backend : {"cpu", "cuda", "metal"}) {
+    std::string macro = backend;
+    for (auto& ch : macro) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    EXPECT_TRUE(facts.at(std::string("torch binding (") + backend + ") c++ flags").get<std::string>().starts_with(
+        "-D" + macro + "_KERNEL "));
+  }
 }
 
 TEST(ProjectMode, BrokenBuildTomlIsOneLineExitTwo) {

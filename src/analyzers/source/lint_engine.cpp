@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "analyzers/source/inline_suppressions.h"
@@ -162,23 +163,64 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
     }
   }
 
-  // Merge: one finding per location even when several TUs include the header.
-  std::set<std::tuple<std::string, std::string, uint32_t, uint32_t, std::string>> seen;
+  // Merge: one finding per location even when several TUs include the header,
+  // or one file is compiled in several configurations. A finding that only
+  // some configurations of its files have says which (the others are fine).
+  using Key = std::tuple<std::string, std::string, uint32_t, uint32_t, std::string>;
+  std::map<Key, size_t> seen;
+  std::vector<std::set<std::string>> labels_of;        // per finding: configurations reporting it
+  std::vector<std::set<std::string>> files_of;         // per finding: main files of those TUs
+  std::map<std::string, std::set<std::string>> configurations_of_file;
+  std::set<std::pair<std::string, uint32_t>> compiled_elsewhere;  // by reference-only configurations
   std::vector<InlineSuppression> suppressions;
   std::vector<findings::InputFailure> failures;
   for (size_t i = 0; i < tus.size(); ++i) {
     TuResult& r = *results[i];
     if (!r.failure.empty()) {
-      failures.push_back({display_path(tus[i].file), r.failure});
+      if (tus[i].reference_only) continue;  // only ever a help for the others
+      failures.push_back({display_path(tus[i].file) + (tus[i].label.empty() ? "" : " [" + tus[i].label + "]"),
+                          r.failure});
+      continue;
+    }
+    if (tus[i].reference_only) {
+      for (const auto& f : r.findings) compiled_elsewhere.emplace(f.location.file, f.location.line);
       continue;
     }
     ++run.analysed;
-    for (auto& f : r.findings)
-      if (seen.emplace(f.rule, f.location.file, f.location.line, f.location.column, f.message).second)
+    if (!tus[i].label.empty()) {
+      configurations_of_file[tus[i].file].insert(tus[i].label);
+      r.subject.facts.insert(r.subject.facts.begin(), {"configuration", tus[i].label});
+    }
+    for (auto& f : r.findings) {
+      auto [it, fresh] = seen.emplace(Key{f.rule, f.location.file, f.location.line, f.location.column, f.message},
+                                      run.report.findings.size());
+      if (fresh) {
         run.report.findings.push_back(std::move(f));
+        labels_of.emplace_back();
+        files_of.emplace_back();
+      }
+      if (!tus[i].label.empty()) labels_of[it->second].insert(tus[i].label);
+      files_of[it->second].insert(tus[i].file);
+    }
     suppressions.insert(suppressions.end(), r.suppressions.begin(), r.suppressions.end());
     run.report.subjects.push_back(std::move(r.subject));
   }
+  for (size_t k = 0; k < labels_of.size(); ++k) {
+    std::set<std::string> all;
+    for (const auto& file : files_of[k])
+      if (auto it = configurations_of_file.find(file); it != configurations_of_file.end())
+        all.insert(it->second.begin(), it->second.end());
+    if (labels_of[k].empty() || labels_of[k].size() == all.size()) continue;
+    std::string only;
+    for (const auto& l : labels_of[k]) only += (only.empty() ? "" : "; ") + l;
+    run.report.findings[k].notes.push_back("only in the configuration" + std::string(labels_of[k].size() == 1 ? "" : "s") +
+                                           " " + only + " (of " + std::to_string(all.size()) + " that compile it)");
+  }
+  // Code a legacy configuration compiles on purpose is not inactive code.
+  if (!compiled_elsewhere.empty())
+    std::erase_if(run.report.findings, [&](const findings::Finding& f) {
+      return f.rule == "source-inactive-branch" && compiled_elsewhere.count({f.location.file, f.location.line});
+    });
   apply_inline_suppressions(run.report, std::move(suppressions));
 
   run.failed = failures.size();

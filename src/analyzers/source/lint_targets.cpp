@@ -1,5 +1,6 @@
 #include "analyzers/source/lint_targets.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -110,8 +111,10 @@ LintTargets collect_lint_targets(const LintRequest& req) {
           out.skipped.push_back({shown, "not in " + display_path_for_inputs(db->path, req.cwd)});
           continue;
         }
-        if (cmds.size() > 1)
-          out.notes.push_back(shown + ": compiled " + std::to_string(cmds.size()) +
+        const size_t linted = std::count_if(cmds.begin(), cmds.end(), [](const auto* c) { return !c->reference_only; });
+        // Project mode labels its configurations and reports them per finding.
+        if (linted > 1 && cmds.front()->label.empty())
+          out.notes.push_back(shown + ": compiled " + std::to_string(linted) +
                               " ways in the compile database; each configuration is linted");
         for (const auto* cmd : cmds) {
           inputs::CompileCommand c = *cmd;

@@ -1,8 +1,10 @@
 #include "inputs/project/project_build.h"
 
 #include "common/input_error.h"
+#include "inputs/project/cmake_file_api.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
+#include "inputs/project/stated_requirements.h"
 
 #include <algorithm>
 #include <cctype>
@@ -56,9 +58,17 @@ static void add_to_configuration(ProjectBuild& b, const BuildConfiguration& prot
 void fill_compile_db(ProjectBuild& b, const std::string& platform) {
   b.db.path = b.build_file;
   b.db.commands.clear();
+  // A legacy configuration's file that a stable one compiles too (a binding
+  // with #if defined(CUDA_KERNEL) ... #else legacy code) is compiled for
+  // reference: its #else branch is then code another build compiles on
+  // purpose, not an inactive branch to warn about.
+  std::set<std::string> stable_sources;
+  for (const auto& conf : b.configurations)
+    if (conf.platform == platform && conf.stable_expected) stable_sources.insert(conf.sources.begin(), conf.sources.end());
   for (const auto& conf : b.configurations) {
-    if (conf.platform != platform || !conf.stable_expected) continue;
+    if (conf.platform != platform) continue;
     for (const auto& src : conf.sources) {
+      if (!conf.stable_expected && !stable_sources.count(src)) continue;
       CompileCommand c;
       c.file = src;
       c.directory = conf.directory;
@@ -66,6 +76,7 @@ void fill_compile_db(ProjectBuild& b, const std::string& platform) {
       c.arguments.push_back("-c");
       c.arguments.push_back(src);
       c.label = conf.label();
+      c.reference_only = !conf.stable_expected;
       b.db.commands.push_back(std::move(c));
     }
   }
@@ -253,8 +264,10 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
   };
   for (const auto& backend : backends)
     if (!stable_backend(backend)) legacy.push_back(backend);
+  std::string legacy_list;
+  for (const auto& l : legacy) legacy_list += (legacy_list.empty() ? "" : ", ") + l;
   if (!legacy.empty())
-    b.facts.emplace_back("not stable", join(legacy) + ": [torch] stable-abi does not list " +
+    b.facts.emplace_back("not stable", legacy_list + ": [torch] stable-abi does not list " +
                                            (legacy.size() == 1 ? "it" : "them") +
                                            ", so that code is legacy by design and not held to the stable ABI");
   for (const auto& comp : spec.components) {
@@ -400,27 +413,110 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
 
 }  // namespace
 
+namespace {
+
+// The CMakeLists.txt a configure starts from when `build_file` builds with
+// CMake (itself, a setup.py that declares no extension, scikit-build-core),
+// with the cache values the build description adds before the user's.
+struct CMakeEntry {
+  std::string lists;
+  std::vector<std::string> defines;
+  std::string copy_root;
+  std::vector<ProjectNote> notes;
+  std::vector<std::pair<std::string, std::string>> facts;
+};
+
+std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::vector<std::string>& defines) {
+  const fs::path file(build_file);
+  const fs::path next_to = file.parent_path() / "CMakeLists.txt";
+  std::error_code ec;
+  CMakeEntry e;
+  if (file.filename() == "CMakeLists.txt") {
+    e.lists = build_file;
+  } else if (file.filename() == "setup.py") {
+    if (!fs::is_regular_file(next_to, ec) || !read_setup_py(build_file).extensions.empty()) return std::nullopt;
+    e.lists = next_to.string();
+    e.facts.emplace_back("setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was configured");
+  } else if (file.filename() == "pyproject.toml") {
+    PyProject spec = read_pyproject(build_file);
+    if (!spec.scikit_build) return std::nullopt;
+    e.lists = (fs::path(spec.cmake_source_dir) / "CMakeLists.txt").string();
+    if (!fs::exists(e.lists, ec)) return std::nullopt;  // the static reader says so
+    // The source dir may reach up into the pyproject's directory: copy that.
+    const std::string root = file.parent_path().string();
+    if (e.lists.starts_with(root + "/")) e.copy_root = root;
+    e.defines = spec.cmake_defines;  // scikit-build-core's cmake.define; the user's -D, later, wins
+    e.notes = spec.notes;
+    e.facts.emplace_back("pyproject.toml", "scikit-build-core: CMakeLists.txt configured" +
+                                               (spec.cmake_defines.empty() ? std::string()
+                                                                           : " with -D " + join(spec.cmake_defines)));
+  } else {
+    return std::nullopt;
+  }
+  e.defines.insert(e.defines.end(), defines.begin(), defines.end());
+  return e;
+}
+
+}  // namespace
+
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
+  std::optional<ProjectNote> fallback;
+  std::optional<ProjectNote> setup_note;
   if (options.run_build && fs::path(build_file).filename() == "setup.py") {
-    // setup.py runs under our recorder; when it cannot, or declares nothing
-    // (a script that drives CMake), the static readers take over.
+    // setup.py runs under our recorder; when it cannot, the static reader
+    // takes over, and one that declares nothing (it drives CMake) gives way
+    // to the configure below.
     SetupRunResult run = run_setup_py(build_file, torch, options);
     if (run.build) {
-      fill_compile_db(*run.build, options.platform);
-      return std::move(*run.build);
+      ProjectBuild& b = *run.build;
+      const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
+      b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+      fill_compile_db(b, options.platform);
+      return std::move(b);
     }
-    ProjectBuild b = read_statically(build_file, torch, options.defines);
-    b.notes.insert(b.notes.begin(),
-                   ProjectNote{build_file, 0,
-                               run.no_extensions
-                                   ? "setup.py declares no extension with sources when run (it drives another build): "
-                                     "read statically instead"
-                                   : "setup.py could not be run (" + run.failure + "): read statically instead"});
-    fill_compile_db(b, options.platform);
-    return b;
+    setup_note = ProjectNote{build_file, 0,
+                             run.no_extensions
+                                 ? "setup.py declares no extension with sources when run (it drives another build): "
+                                   "read statically instead"
+                                 : "setup.py could not be run (" + run.failure + "): read statically instead"};
+  }
+  if (options.run_build) {
+    if (std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines)) {
+      FileApiOptions api;
+      api.defines = entry->defines;
+      api.timeout_seconds = options.timeout_seconds;
+      api.copy_root = entry->copy_root;
+      FileApiResult run = configure_with_file_api(entry->lists, torch, api);
+      if (run.ok) {
+        ProjectBuild b;
+        b.build_file = entry->lists;
+        b.configurations = std::move(run.configurations);
+        b.notes = std::move(entry->notes);
+        b.notes.insert(b.notes.end(), run.notes.begin(), run.notes.end());
+        b.facts = std::move(entry->facts);
+        b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
+        // The configure ran on this machine; its answer is the one to lint.
+        for (auto& c : b.configurations) c.platform = options.platform;
+        const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
+        b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+        fill_compile_db(b, options.platform);
+        return b;
+      }
+      fallback = ProjectNote{entry->lists, 0,
+                             "CMakeLists.txt could not be configured (" + run.failure + "): read statically instead"};
+    }
   }
   ProjectBuild b = read_statically(build_file, torch, options.defines);
+  if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
+  if (fallback) {
+    b.notes.insert(b.notes.begin(), *fallback);
+    b.facts.insert(b.facts.begin(), {"CMake File API", fallback->message});
+  }
+  // What the files say holds on every platform: lint it as the one asked for.
+  for (auto& c : b.configurations) c.platform = options.platform;
+  const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
+  b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
   fill_compile_db(b, options.platform);
   return b;
 }

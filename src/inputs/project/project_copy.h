@@ -1,36 +1,39 @@
-// A project's build code runs in a temporary copy of the project, never in
-// the user's tree: whatever it writes or deletes is thrown away with the copy.
+// A throwaway copy of a project's source tree, for running its build code:
+// a configure may write into its source directory (badly written projects
+// do), and nothing in the user's tree may change. Version control and build
+// output directories are left out: they are large and no build reads them.
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <string>
 
 namespace torchabi::inputs {
 
-// A fresh directory under the system's temporary directory ($TMPDIR),
-// removed with everything in it when this goes away.
-class TempDir {
+class ScratchDir {
 public:
-  explicit TempDir(const std::string& prefix);
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
+  // A new empty directory under the temporary directory ("torchabi-PREFIX-XXXXXX").
+  explicit ScratchDir(const std::string& prefix);
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  bool ok() const { return !path_.empty(); }
 
 private:
-  std::filesystem::path path_;
+  std::string path_;
 };
 
-// The largest project tree copied (without what copy_project leaves out).
-inline constexpr std::uintmax_t kMaxProjectCopyBytes = 256ull << 20;
+// What a copy made to run a build script (setup.py) leaves out besides:
+// files no build reads as source (libraries, objects, wheels, archives,
+// model weights, any file over 32 MB), and a tree over `max_bytes` is an
+// InputError naming `from`. 0: no limit, nothing more left out.
+struct CopyLimits {
+  std::uintmax_t max_bytes = 0;
+};
+inline constexpr std::uintmax_t kMaxScriptCopyBytes = 256ull << 20;
 
-// Copies the tree `from` to `to` (created), without version control
-// directories, build outputs (build/, dist/, *.egg-info, __pycache__, virtual
-// environments) and binary artifacts (libraries, objects, wheels, archives,
-// model weights, any file over 32 MB). Symbolic links are copied as links.
-// Throws InputError naming `from` when the rest exceeds `max_bytes`.
-void copy_project(const std::filesystem::path& from, const std::filesystem::path& to,
-                  std::uintmax_t max_bytes = kMaxProjectCopyBytes);
+// Copies `from` into `to` (which exists), symlinks as symlinks; throws
+// std::filesystem::filesystem_error when a file cannot be read.
+void copy_project_tree(const std::string& from, const std::string& to, const CopyLimits& limits = {});
 
 }  // namespace torchabi::inputs

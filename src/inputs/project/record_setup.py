@@ -18,7 +18,7 @@ stand-in modules give setuptools Extensions without torch's include paths
 (torchabi adds the headers it was told to use).
 
 Exit status: 0 with the JSON written; 1 when the script raised, with one line
-"FILE:LINE: Type: message" on stderr; 2 on bad usage.
+"FILE:LINE: Type: message" on stderr, last; 2 on bad usage.
 """
 
 import argparse
@@ -300,6 +300,12 @@ def one_line(exc, project):
     return text
 
 
+def fail(line):
+    # The last line of the output, after whatever the script printed.
+    sys.stdout.flush()
+    print(line, file=sys.stderr, flush=True)
+
+
 def main():
     args = parse_args()
     script = os.path.abspath(args.setup_py)
@@ -356,10 +362,10 @@ def main():
         exec(code, scope)
     except SystemExit as e:
         if e.code not in (None, 0):
-            print(f"setup.py exited with {e.code}", file=sys.stderr)
+            fail(f"setup.py exited with {e.code}")
             return 1
     except BaseException as e:  # noqa: B902  the script's failure, whatever it is
-        print(one_line(e, project), file=sys.stderr)
+        fail(one_line(e, project))
         return 1
     with open(args.out, "w") as f:
         json.dump(report(recorder, project, info), f, indent=1)

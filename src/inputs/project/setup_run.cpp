@@ -7,12 +7,13 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
-#include "inputs/project/child_process.h"
 #include "inputs/project/project_copy.h"
+#include "inputs/project/timed_child.h"
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
 
 namespace torchabi::inputs {
@@ -316,7 +317,8 @@ void add_facts(ProjectBuild& b, const Recording& on_linux, const TorchLocation& 
 
 struct PlatformRun {
   std::string platform;
-  fs::path copy_root, out, err;
+  fs::path copy_root, out;
+  std::vector<std::string> argv;
   ChildResult result;
 };
 
@@ -328,46 +330,46 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
   const fs::path script = fs::absolute(setup_py).lexically_normal();
   const fs::path project = script.parent_path();
   try {
-    TempDir tmp("torchabi-setup-");
-    const fs::path recorder = tmp.path() / "record_setup.py";
+    ScratchDir scratch("setup");
+    if (!scratch.ok()) throw InputError(fs::temp_directory_path().string(), "cannot create a temporary directory");
+    // Canonical, so that paths the script computes from __file__ map back.
+    const fs::path tmp = fs::canonical(scratch.path());
+    const fs::path recorder = tmp / "record_setup.py";
     std::ofstream(recorder, std::ios::binary) << generated::kRecordSetupPy;
     std::vector<PlatformRun> runs;
-    std::vector<ChildSpec> specs;
     for (const char* platform : kPlatforms) {
       PlatformRun run;
       run.platform = platform;
       // One copy per platform: the runs are concurrent and may write.
-      run.copy_root = tmp.path() / platform / project.filename();
-      copy_project(project, run.copy_root);
-      run.out = tmp.path() / (run.platform + ".json");
-      run.err = tmp.path() / (run.platform + ".stderr");
-      ChildSpec spec;
-      spec.argv = {options.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
-                   "--cuda-home", (tmp.path() / ("cuda-" + run.platform)).string()};
-      if (which == RecorderTorch::StandIn) spec.argv.push_back("--no-torch");
-      spec.argv.push_back((run.copy_root / script.filename()).string());
-      spec.env = {"PYTHONDONTWRITEBYTECODE=1", "PYTHONUNBUFFERED=1"};
-      spec.stdout_file = (tmp.path() / (run.platform + ".stdout")).string();
-      spec.stderr_file = run.err.string();
-      specs.push_back(std::move(spec));
+      run.copy_root = tmp / platform / project.filename();
+      fs::create_directories(run.copy_root);
+      copy_project_tree(project.string(), run.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
+      run.out = tmp / (run.platform + ".json");
+      run.argv = {options.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
+                  "--cuda-home", (tmp / ("cuda-" + run.platform)).string()};
+      if (which == RecorderTorch::StandIn) run.argv.push_back("--no-torch");
+      run.argv.push_back((run.copy_root / script.filename()).string());
       runs.push_back(std::move(run));
     }
-    const std::vector<ChildResult> results = run_children(specs, options.timeout_seconds);
+    {
+      std::vector<std::jthread> threads;
+      for (auto& run : runs)
+        threads.emplace_back([&run, &options] { run.result = run_timed(run.argv, run.copy_root.string(), options.timeout_seconds); });
+    }
     ProjectBuild b;
     b.build_file = script.string();
     b.db.path = script.string();
     std::optional<Recording> on_linux;  // what the facts describe and compare with
     std::set<std::string> missing;
-    for (size_t i = 0; i < runs.size(); ++i) {
-      const PlatformRun& run = runs[i];
-      const ChildResult& r = results[i];
+    for (const PlatformRun& run : runs) {
+      const ChildResult& r = run.result;
       const bool required = run.platform == "linux" || run.platform == options.platform;
       std::string why;
       std::optional<Recording> rec;
-      if (!r.started) why = options.python + " cannot be run (" + r.spawn_error + ")";
+      if (!r.started) why = r.output.empty() ? options.python + " cannot be run" : last_line(r.output);
       else if (r.timed_out) why = "it did not finish within " + std::to_string(options.timeout_seconds) + " s";
       else if (r.exit_code != 0) {
-        why = replace_all(last_line(read_file(run.err)), run.copy_root.string(), project.string());
+        why = replace_all(last_line(r.output), run.copy_root.string(), project.string());
         if (why.empty()) why = options.python + " exited with status " + std::to_string(r.exit_code);
       } else {
         try {

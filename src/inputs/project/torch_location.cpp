@@ -57,6 +57,12 @@ TorchLocation locate_torch(const std::string& torch_include, const std::string& 
         loc.how += " (defaults of " + p.string() + ")";
         break;
       }
+    // BuildExtension adds the interpreter's include directory (Python.h) too.
+    if (auto py = run_python_query(python, "import sysconfig; print(sysconfig.get_paths()['include'])");
+        py && py->size() == 1 && fs::is_regular_file(fs::path(py->front()) / "Python.h")) {
+      loc.include_dirs.push_back(py->front());
+      loc.how += "; Python.h from " + py->front();
+    }
     return loc;
   }
   const auto result = run_python_query(python, kQuery);

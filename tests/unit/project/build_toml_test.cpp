@@ -1,3 +1,5 @@
+#include <map>
+#include <algorithm>
 // kernel-builder's build.toml read as data: components, sources, flags and
 // the stable-abi release per backend.
 #include <filesystem>
@@ -57,7 +59,7 @@ TEST(BuildToml, TargetVersionMacroIsMajorMinorShifted) {
   EXPECT_EQ(target_version_macro("2.256"), "");
 }
 
-TEST(BuildToml, PerBackendReleasesApplyToTheirKernelsAndTheBindingGetsTheOldest) {
+TEST(BuildToml, TheBindingIsBuiltOncePerBackendWithItsMacroAndRelease) {
   TempDir d;
   const std::string file = d.write("build.toml",
                                    "[general]\nname = \"k\"\nbackends = [\"cpu\", \"cuda\"]\n"
@@ -66,17 +68,50 @@ TEST(BuildToml, PerBackendReleasesApplyToTheirKernelsAndTheBindingGetsTheOldest)
                                    "[kernel.c]\nbackend = \"cpu\"\nsrc = [\"c.cpp\"]\ndepends = [\"torch\"]\n");
   TorchLocation torch;
   ProjectBuild p = read_project_build(file, torch);
-  ASSERT_EQ(p.db.commands.size(), 3u);
-  auto target_of = [&](const std::string& name) {
+  // b.cpp twice (cpu, cuda), a.cu, c.cpp.
+  ASSERT_EQ(p.db.commands.size(), 4u);
+  auto flags_of = [&](const std::string& name, const std::string& macro) {
     for (const auto& c : p.db.commands)
-      if (fs::path(c.file).filename() == name)
+      if (fs::path(c.file).filename() == name &&
+          std::find(c.arguments.begin(), c.arguments.end(), "-D" + macro) != c.arguments.end()) {
         for (const auto& a : c.arguments)
-          if (a.starts_with("-DTORCH_TARGET_VERSION=")) return a.substr(23);
-    return std::string("none");
+          if (a.starts_with("-DTORCH_TARGET_VERSION=")) return a.substr(23) + " " + c.label;
+        return "none " + c.label;
+      }
+    return std::string("not built");
   };
-  EXPECT_EQ(target_of("a.cu"), "0x020B000000000000");
-  EXPECT_EQ(target_of("c.cpp"), "0x020A000000000000");
-  EXPECT_EQ(target_of("b.cpp"), "0x020A000000000000");  // built for both: the older
+  EXPECT_EQ(flags_of("a.cu", "CUDA_KERNEL"), "0x020B000000000000 kernel a (cuda, nvcc)");
+  EXPECT_EQ(flags_of("c.cpp", "CPU_KERNEL"), "0x020A000000000000 kernel c (cpu)");
+  EXPECT_EQ(flags_of("b.cpp", "CUDA_KERNEL"), "0x020B000000000000 torch binding (cuda)");
+  EXPECT_EQ(flags_of("b.cpp", "CPU_KERNEL"), "0x020A000000000000 torch binding (cpu)");
+}
+
+TEST(BuildToml, BackendsStableAbiDoesNotListAreLegacyAndNotLinted) {
+  TempDir d;
+  const std::string file = d.write("build.toml",
+                                   "[general]\nname = \"k\"\nbackends = [\"cpu\", \"cuda\", \"metal\"]\n"
+                                   "[torch]\nsrc = [\"b.cpp\"]\nstable-abi = { cuda = \"2.10\" }\n"
+                                   "[kernel.c]\nbackend = \"cpu\"\nsrc = [\"c.cpp\"]\ndepends = [\"torch\"]\n");
+  TorchLocation torch;
+  ProjectBuild p = read_project_build(file, torch);
+  // The binding in its stable configuration, and in the legacy ones for
+  // reference only (so its legacy #else is not "inactive"); kernel c not at all.
+  ASSERT_EQ(p.db.commands.size(), 3u);
+  std::map<std::string, const CompileCommand*> by_label;
+  for (const auto& c : p.db.commands) by_label[c.label] = &c;
+  ASSERT_EQ(by_label.size(), 3u);
+  EXPECT_FALSE(by_label.at("torch binding (cuda)")->reference_only);
+  EXPECT_TRUE(by_label.at("torch binding (cpu)")->reference_only);
+  EXPECT_TRUE(by_label.at("torch binding (metal)")->reference_only);
+  const auto& cuda_args = by_label.at("torch binding (cuda)")->arguments;
+  EXPECT_NE(std::find(cuda_args.begin(), cuda_args.end(), "-DCUDA_KERNEL"), cuda_args.end());
+  // The legacy configurations are kept (for the report), not linted.
+  size_t legacy = 0;
+  for (const auto& c : p.configurations) legacy += !c.stable_expected;
+  EXPECT_EQ(legacy, 3u);  // binding on cpu and metal, kernel c
+  bool said = false;
+  for (const auto& [k, v] : p.facts) said |= k == "not stable" && v.starts_with("cpu, metal:");
+  EXPECT_TRUE(said);
 }
 
 TEST(BuildToml, KernelsBeforeV3HaveALanguageNotABackend) {

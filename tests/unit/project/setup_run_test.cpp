@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include "common/input_error.h"
-#include "inputs/project/child_process.h"
 #include "inputs/project/project_build.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/setup_run.h"
@@ -338,8 +337,8 @@ TEST(SetupRun, AMissingInterpreterIsReadStatically) {
   ProjectBuild b = read_project_build(kProjects + "/setup_run_raises/setup.py", standin_torch(), o);
   ASSERT_FALSE(b.notes.empty());
   EXPECT_EQ(b.notes[0].message,
-            "setup.py could not be run (/nonexistent/python3 cannot be run (No such file or directory)): read "
-            "statically instead");
+            "setup.py could not be run (cannot run /nonexistent/python3: No such file or directory): read statically "
+            "instead");
   EXPECT_EQ(b.db.commands.size(), 1u);
 }
 
@@ -391,19 +390,18 @@ TEST(SetupRun, AScriptThatDrivesCMakeGivesWayToCMakeLists) {
   SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
   EXPECT_FALSE(r.build);
   EXPECT_TRUE(r.no_extensions);
+  // CMakeLists.txt is configured (or read, where cmake cannot run) instead.
   ProjectBuild b = read_project_build(dir + "/setup.py", standin_torch(), run_options());
-  ASSERT_FALSE(b.notes.empty());
-  EXPECT_EQ(b.notes[0].message,
-            "setup.py declares no extension with sources when run (it drives another build): read statically instead");
   ASSERT_EQ(b.db.commands.size(), 1u);
   EXPECT_EQ(b.db.commands[0].file, dir + "/ops.cpp");
   EXPECT_EQ(b.configurations[0].unit, "target cmake_driven_C");
+  for (const auto& n : b.notes) EXPECT_EQ(n.message.find("could not be run"), std::string::npos) << n.message;
 }
 
-TEST(ProjectCopy, LeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
+TEST(ProjectCopy, AScriptsCopyLeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
   ScratchTmp tmp;
-  TempDir scratch("copy-test-");
-  const fs::path from = scratch.path() / "proj", to = scratch.path() / "copy";
+  ScratchDir scratch("copy-test");
+  const fs::path from = fs::path(scratch.path()) / "proj", to = fs::path(scratch.path()) / "copy";
   fs::create_directories(from / ".git/objects");
   fs::create_directories(from / "build/lib");
   fs::create_directories(from / "src/build");
@@ -415,7 +413,8 @@ TEST(ProjectCopy, LeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
   std::ofstream(from / "src/model.pt") << "weights";
   std::ofstream(from / "pkg.egg-info/PKG-INFO") << "m";
   fs::create_symlink("../setup.py", from / "src/link.py");
-  copy_project(from, to);
+  fs::create_directories(to);
+  copy_project_tree(from.string(), to.string(), CopyLimits{kMaxScriptCopyBytes});
   EXPECT_TRUE(fs::exists(to / "setup.py"));
   EXPECT_TRUE(fs::exists(to / "src/build/keep.cpp"));  // only the top build/ is setup.py's
   EXPECT_FALSE(fs::exists(to / ".git"));
@@ -425,34 +424,13 @@ TEST(ProjectCopy, LeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
   ASSERT_TRUE(fs::is_symlink(to / "src/link.py"));
   EXPECT_EQ(fs::read_symlink(to / "src/link.py"), "../setup.py");
   try {
-    copy_project(from, scratch.path() / "small", /*max_bytes=*/4);
+    fs::create_directories(fs::path(scratch.path()) / "small");
+    copy_project_tree(from.string(), scratch.path() + "/small", CopyLimits{4});
     FAIL() << "no error over the size cap";
   } catch (const InputError& e) {
     EXPECT_EQ(e.input(), from.string());
     EXPECT_NE(std::string(e.what()).find("is larger than 0 MB"), std::string::npos) << e.what();
   }
-}
-
-TEST(ChildProcess, ExitCodesAndTimeoutsOfConcurrentChildren) {
-  ScratchTmp tmp;
-  TempDir scratch("child-test-");
-  auto spec = [&](Args argv) {
-    ChildSpec s;
-    s.argv = std::move(argv);
-    s.env = {"TORCHABI_CHILD_TEST=7"};
-    s.stdout_file = (scratch.path() / "out").string();
-    s.stderr_file = (scratch.path() / "err").string();
-    return s;
-  };
-  const auto results = run_children({spec({"sh", "-c", "exit $TORCHABI_CHILD_TEST"}), spec({"sleep", "30"}),
-                                     spec({"/nonexistent/tool"})},
-                                    1);
-  ASSERT_EQ(results.size(), 3u);
-  EXPECT_EQ(results[0].exit_code, 7);
-  EXPECT_FALSE(results[0].timed_out);
-  EXPECT_TRUE(results[1].timed_out);
-  EXPECT_FALSE(results[2].started);
-  EXPECT_EQ(results[2].spawn_error, "No such file or directory");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -62,7 +63,15 @@ std::vector<source::InlineSuppression> suppressions_in(const std::string& path) 
 
 std::vector<TuRegistrations> take_registrations(findings::Report& report) {
   std::vector<TuRegistrations> out;
-  for (const auto& json : report.take_facts(kFact)) out.push_back(nlohmann::json::parse(json).get<TuRegistrations>());
+  // A file compiled in several configurations (kernel-builder's binding per
+  // backend) registers its ops once per build, and each build is its own
+  // library: its first configuration's registrations stand for the file, or
+  // every op would look defined twice.
+  std::set<std::string> files;
+  for (const auto& json : report.take_facts(kFact)) {
+    TuRegistrations r = nlohmann::json::parse(json).get<TuRegistrations>();
+    if (files.insert(r.tu).second) out.push_back(std::move(r));
+  }
   return out;
 }
 

@@ -1,0 +1,22 @@
+// The configuration-consistency checks of project mode: after lint has
+// analysed every configuration a project's build ships (inputs/project/),
+// compare them and report build defects at the build file's line — a stable
+// extension without TORCH_TARGET_VERSION, a target that differs or is missing
+// between compilers, extensions or backends, a define a called stable API
+// needs that a configuration (or platform) lacks, and a stated torch
+// requirement below what the library will need.
+#pragma once
+
+#include <string>
+
+#include "findings/finding.h"
+#include "inputs/project/project_build.h"
+
+namespace torchabi::build {
+
+// Adds the checks' findings to `lint` (the report of the project's
+// configurations of `platform`); folds the per-file build-target-version-missing
+// findings they restate into the project-level finding.
+void check_configurations(const inputs::ProjectBuild& project, const std::string& platform, findings::Report& lint);
+
+}  // namespace torchabi::build

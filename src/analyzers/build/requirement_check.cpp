@@ -1,0 +1,51 @@
+// build-requirement-below-target: the torch requirement the project states
+// (setup(install_requires=...), pyproject's [project] dependencies) lets pip
+// install the package next to a PyTorch older than its libraries need.
+#include <regex>
+
+#include "analyzers/build/checks.h"
+
+namespace torchabi::build {
+
+namespace {
+
+// "torch>=2.10", "torch ~= 2.10.0", "torch==2.10.*": the lowest release allowed.
+std::optional<TorchVersion> lowest_allowed(const std::string& requirement) {
+  static const std::regex kTorch(R"(^\s*torch\s*(\[[^\]]*\])?\s*(>=|~=|==)\s*([0-9]+)\.([0-9]+))");
+  std::smatch m;
+  if (!std::regex_search(requirement, m, kTorch)) return std::nullopt;
+  return TorchVersion{std::stoi(m[3].str()), std::stoi(m[4].str()), 0};
+}
+
+}  // namespace
+
+void check_requirement(const ProjectView& view, findings::Report& report) {
+  for (const auto& r : view.project->requirements) {
+    const auto lowest = lowest_allowed(r.text);
+    if (!lowest) continue;
+    const LintedConfiguration* worst = nullptr;
+    TorchVersion need;
+    for (const auto& lc : view.linted) {
+      if (!lc.stable()) continue;
+      // Untargeted objects need what the lint predicted; targeted ones their target.
+      std::optional<TorchVersion> n = lc.untargeted.empty() ? lc.target : lc.floor;
+      if (lc.target && lc.floor && !lc.untargeted.empty() && *lc.target > *lc.floor) n = lc.target;
+      if (n && *n > *lowest && (!worst || *n > need)) worst = &lc, need = *n;
+    }
+    if (!worst) continue;
+    findings::Finding f;
+    f.rule = "build-requirement-below-target";
+    f.severity = findings::Severity::Error;
+    f.location.file = shown_path(r.file);
+    f.location.line = static_cast<uint32_t>(r.line);
+    f.location.symbol = "torch";
+    f.message = "the project requires '" + r.text + "' but " + worst->config->label() + " needs PyTorch " + need.str() +
+                (worst->untargeted.empty() ? " (its TORCH_TARGET_VERSION)" : " (what its objects will import)") +
+                ": pip installs it next to PyTorch " + lowest->str() + ", where it fails to load";
+    f.help = "Require torch>=" + need.str() + ", or lower TORCH_TARGET_VERSION to " + lowest->str() +
+             " if the code allows it.";
+    report.findings.push_back(std::move(f));
+  }
+}
+
+}  // namespace torchabi::build

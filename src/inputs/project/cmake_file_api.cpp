@@ -1,0 +1,190 @@
+#include "inputs/project/cmake_file_api.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "common/input_error.h"
+#include "inputs/project/cmake_reply.h"
+#include "inputs/project/cmake_stand_ins.h"
+#include "inputs/project/project_copy.h"
+#include "inputs/project/timed_child.h"
+
+namespace torchabi::inputs {
+
+namespace fs = std::filesystem;
+
+std::string last_cmake_error(const std::string& output) {
+  std::istringstream in(output);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  for (size_t i = lines.size(); i-- > 0;) {
+    if (!lines[i].starts_with("CMake Error")) continue;
+    // The message follows on indented lines, up to a blank one.
+    std::string text = lines[i];
+    for (size_t j = i + 1; j < lines.size() && !lines[j].empty() && lines[j][0] == ' '; ++j) {
+      const size_t b = lines[j].find_first_not_of(' ');
+      text += " " + lines[j].substr(b);
+    }
+    if (text.size() > 300) text = text.substr(0, 297) + "...";
+    return text;
+  }
+  // No CMake Error line: the last non-empty line says most.
+  for (size_t i = lines.size(); i-- > 0;)
+    if (lines[i].find_first_not_of(" \t\r") != std::string::npos) return lines[i];
+  return "no output";
+}
+
+namespace {
+
+bool under(const std::string& path, const std::string& dir) {
+  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// Torch_VERSION of the stand-in: the headers' own version.h, else "" (unknown).
+std::string torch_version(const std::vector<std::string>& include_dirs) {
+  static const std::regex kPart("#define TORCH_VERSION_(MAJOR|MINOR|PATCH) (\\d+)");
+  for (const auto& d : include_dirs) {
+    for (const char* rel : {"torch/headeronly/version.h", "torch/csrc/api/include/torch/version.h", "torch/version.h"}) {
+      std::ifstream in(fs::path(d) / rel);
+      if (!in) continue;
+      std::stringstream ss;
+      ss << in.rdbuf();
+      const std::string text = ss.str();
+      std::map<std::string, std::string> parts;
+      for (std::sregex_iterator it(text.begin(), text.end(), kPart), end; it != end; ++it) parts[(*it)[1]] = (*it)[2];
+      if (parts.size() == 3) return parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"];
+    }
+  }
+  return "";
+}
+
+// The copy's paths read as the user's.
+struct PathMapper {
+  std::string copy_root, project_root;
+  std::string operator()(const std::string& p) const {
+    if (!under(p, copy_root)) return p;
+    return project_root + p.substr(copy_root.size());
+  }
+};
+
+}  // namespace
+
+FileApiResult configure_with_file_api(const std::string& cmake_lists, const TorchLocation& torch,
+                                      const FileApiOptions& options) {
+  FileApiResult r;
+  const fs::path lists = fs::absolute(cmake_lists).lexically_normal();
+  const fs::path project_root =
+      fs::absolute(options.copy_root.empty() ? lists.parent_path() : fs::path(options.copy_root)).lexically_normal();
+  const fs::path source_rel = lists.parent_path().lexically_relative(project_root);
+  ScratchDir scratch("cmake");
+  if (!scratch.ok()) {
+    r.failure = "cannot create a temporary directory";
+    return r;
+  }
+  const fs::path base(scratch.path());
+  const fs::path copy = base / "src", build = base / "build", torch_dir = base / "torch";
+  CudaStandIn cuda;
+  try {
+    fs::create_directories(copy);
+    copy_project_tree(project_root.string(), copy.string());
+    // A stateless query: the file's presence asks for the codemodel.
+    fs::create_directories(build / ".cmake/api/v1/query");
+    std::ofstream(build / ".cmake/api/v1/query/codemodel-v2");
+    fs::create_directories(torch_dir);
+    write_torch_config(torch_dir.string(), torch, torch_version(torch.include_dirs));
+    cuda = write_cuda_stand_in((base / "cuda-stand-in").string(), options.machine_cuda);
+  } catch (const std::exception& e) {
+    r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
+    return r;
+  }
+  std::vector<std::string> argv = {options.cmake, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
+                                   "-B", build.string(), "-G", "Unix Makefiles", "-Wno-dev",
+                                   "-DTorch_DIR=" + torch_dir.string()};
+  for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
+  const ChildResult run = run_timed(argv, build.string(), options.timeout_seconds);
+  if (!run.started) {
+    r.failure = options.cmake + " cannot be run";
+    return r;
+  }
+  if (run.timed_out) {
+    r.failure = "cmake did not finish within " + std::to_string(options.timeout_seconds) + " s";
+    return r;
+  }
+  if (run.exit_code != 0) {
+    r.failure = "configure failed: " + last_cmake_error(run.output);
+    return r;
+  }
+  const PathMapper map{copy.string(), project_root.string()};
+  ReplyPaths paths;
+  paths.build_dir = build.string();
+  paths.to_project = map;
+  paths.system_includes = torch_only_include_dirs(torch);
+  CMakeReply reply;
+  try {
+    // The version is only known from the reply: the method names it.
+    paths.method = "CMake File API";
+    reply = read_cmake_reply(paths);
+  } catch (const InputError& e) {
+    r.failure = e.what();
+    return r;
+  }
+  r.ok = true;
+  r.cmake_version = reply.cmake_version;
+  const std::string method = "CMake File API (cmake " + reply.cmake_version + ", stand-in TorchConfig)";
+  bool cuda_used = false;
+  for (auto& c : reply.configurations) {
+    c.method = method;
+    cuda_used |= c.compiler == "nvcc";
+    // The stand-in toolkit's empty headers are no CUDA installation: drop them.
+    if (!cuda.real_toolkit) {
+      std::vector<std::string> kept;
+      for (size_t i = 0; i < c.arguments.size(); ++i) {
+        if (c.arguments[i] == "-isystem" && i + 1 < c.arguments.size() && under(c.arguments[i + 1], cuda.toolkit_root)) {
+          ++i;
+          continue;
+        }
+        if (c.arguments[i].starts_with("-I") && under(c.arguments[i].substr(2), cuda.toolkit_root)) continue;
+        kept.push_back(c.arguments[i]);
+      }
+      c.arguments = std::move(kept);
+    }
+  }
+  r.configurations = std::move(reply.configurations);
+  r.facts.emplace_back("build description",
+                       lists.string() + " (configured by cmake " + reply.cmake_version +
+                           " in a scratch copy, read through the CMake File API)");
+  if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines));
+  const std::string version = torch_version(torch.include_dirs);
+  r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " +
+                                                  (version.empty() ? std::string("unknown: any asked for") : version) + "): " +
+                                                  (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch))
+                                                                 : torch.how));
+  if (cuda_used)
+    r.facts.emplace_back("CUDA compiler", "stand-in nvcc (CUDA " + cuda.version + ", not run), toolkit " +
+                                              (cuda.real_toolkit ? cuda.toolkit_root : "stand-in (no CUDA installation)"));
+  std::set<std::string> shown;
+  for (const auto& c : r.configurations) {
+    if (shown.insert(c.unit).second)
+      r.facts.emplace_back(c.unit, fs::path(c.file).filename().string() + " line " + std::to_string(c.line));
+    r.facts.emplace_back(c.unit + " " + c.arguments[0] + " flags",
+                         join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end())));
+  }
+  std::set<std::string> generated(reply.generated_includes.begin(), reply.generated_includes.end());
+  for (const auto& g : generated)
+    r.notes.push_back({lists.string(), 0,
+                       "include directory " + g.substr(build.string().size()) +
+                           " of the build tree exists only in a build: headers generated there are missing"});
+  return r;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,167 @@
+#include "inputs/project/cmake_stand_ins.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "inputs/cuda_installation.h"
+
+namespace torchabi::inputs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream out(file);
+  out << text;
+  if (!out) throw fs::filesystem_error("cannot write", file, std::make_error_code(std::errc::io_error));
+}
+
+// A CMake bracket argument holding `s` whatever it contains.
+std::string quoted(const std::string& s) { return "[==[" + s + "]==]"; }
+
+std::string cmake_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : ";") + i;
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> torch_only_include_dirs(const TorchLocation& torch) {
+  std::vector<std::string> dirs;
+  for (const auto& d : torch.include_dirs) {
+    std::error_code ec;
+    // CMake rejects an imported target whose include directory is missing.
+    if (!fs::is_directory(d, ec)) continue;
+    // Python's include directory (setuptools' addition) is not torch's.
+    if (d.ends_with("torch/csrc/api/include") || fs::is_directory(fs::path(d) / "torch", ec) ||
+        fs::is_directory(fs::path(d) / "ATen", ec))
+      dirs.push_back(d);
+  }
+  return dirs;
+}
+
+void write_torch_config(const std::string& dir, const TorchLocation& torch, const std::string& version) {
+  const std::string includes = cmake_list(torch_only_include_dirs(torch));
+  // Header-only imported targets: a configure links nothing, and the
+  // compile commands only need the usage requirements.
+  std::string text =
+      "# Written by torchabi: stands in for libtorch's TorchConfig.cmake so that the\n"
+      "# project configures against the torch headers torchabi lints with.\n"
+      "set(TORCH_FOUND TRUE)\n"
+      "set(Torch_FOUND TRUE)\n"
+      // Unknown: find_package already set Torch_VERSION to the one asked for.
+      + (version.empty() ? std::string() : "set(Torch_VERSION " + quoted(version) + ")\n") +
+      "set(TORCH_INCLUDE_DIRS " + quoted(includes) + ")\n"
+      "set(TORCH_CXX_FLAGS \"-D_GLIBCXX_USE_CXX11_ABI=1\")\n"
+      "if(NOT TARGET c10)\n"
+      "  add_library(c10 INTERFACE IMPORTED)\n"
+      "  set_target_properties(c10 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"${TORCH_INCLUDE_DIRS}\")\n"
+      "endif()\n"
+      "if(NOT TARGET torch_library)\n"
+      "  add_library(torch_library INTERFACE IMPORTED)\n"
+      "  set_target_properties(torch_library PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"${TORCH_INCLUDE_DIRS}\"\n"
+      "    INTERFACE_LINK_LIBRARIES c10)\n"
+      "endif()\n"
+      "if(NOT TARGET torch)\n"
+      "  add_library(torch INTERFACE IMPORTED)\n"
+      "  set_target_properties(torch PROPERTIES INTERFACE_INCLUDE_DIRECTORIES \"${TORCH_INCLUDE_DIRS}\"\n"
+      "    INTERFACE_LINK_LIBRARIES torch_library)\n"
+      "  # As libtorch's config: GCC builds get the C++11 ABI flag.\n"
+      "  set_property(TARGET torch PROPERTY INTERFACE_COMPILE_OPTIONS\n"
+      "    \"$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:${TORCH_CXX_FLAGS}>\")\n"
+      "endif()\n"
+      "set(TORCH_LIBRARIES torch)\n"
+      "set(TORCH_LIBRARY torch)\n";
+  write(fs::path(dir) / "TorchConfig.cmake", text);
+  // A version the headers do not state satisfies whatever the project asks for.
+  write(fs::path(dir) / "TorchConfigVersion.cmake",
+        (version.empty() ? std::string("if(PACKAGE_FIND_VERSION)\n  set(PACKAGE_VERSION \"${PACKAGE_FIND_VERSION}\")\n"
+                                       "else()\n  set(PACKAGE_VERSION 0)\nendif()\n")
+                         : "set(PACKAGE_VERSION " + quoted(version) + ")\n") +
+        "if(PACKAGE_FIND_VERSION AND PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)\n"
+        "  set(PACKAGE_VERSION_COMPATIBLE FALSE)\n"
+        "else()\n"
+        "  set(PACKAGE_VERSION_COMPATIBLE TRUE)\n"
+        "  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)\n"
+        "    set(PACKAGE_VERSION_EXACT TRUE)\n"
+        "  endif()\n"
+        "endif()\n");
+}
+
+namespace {
+
+// A CUDA installation CMake's modules accept as the toolkit: headers and
+// the runtime library where FindCUDAToolkit looks.
+bool usable_toolkit(const fs::path& root) {
+  std::error_code ec;
+  return fs::exists(root / "include/cuda_runtime.h", ec) &&
+         (fs::exists(root / "lib64/libcudart.so", ec) || fs::exists(root / "lib/libcudart.so", ec));
+}
+
+}  // namespace
+
+CudaStandIn write_cuda_stand_in(const std::string& dir, bool machine_toolkit) {
+  CudaStandIn s;
+  const fs::path base(dir);
+  const CudaSearch search = machine_toolkit ? find_cuda_installation({}) : CudaSearch{};
+  if (search.found && usable_toolkit(search.found->root)) {
+    s.toolkit_root = search.found->root;
+    s.real_toolkit = true;
+    s.version = search.found->version;
+  }
+  if (s.version.empty()) s.version = "12.8";
+  if (!s.real_toolkit) {
+    // Empty files where FindCUDAToolkit and the CUDA language look; nothing
+    // is compiled or linked against them.
+    s.toolkit_root = (base / "cuda").string();
+    for (const char* f : {"include/cuda_runtime.h", "include/cuda.h", "include/cublas_v2.h", "lib64/libcudart.so",
+                          "lib64/libcudart_static.a", "lib64/libcudadevrt.a", "lib64/libcuda.so",
+                          "lib64/stubs/libcuda.so", "nvvm/libdevice/libdevice.10.bc"})
+      write(fs::path(s.toolkit_root) / f, "");
+  }
+  const fs::path nvcc = base / "nvcc-stand-in/bin/nvcc";
+  write(nvcc,
+        "#!/bin/sh\n"
+        "# torchabi's stand-in: CMake is told the compiler is identified; it is only asked its version.\n"
+        "echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+        "echo 'Cuda compilation tools, release " + s.version + ", V" + s.version + ".0'\n");
+  fs::permissions(nvcc, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+  const std::string root = s.toolkit_root;
+  const std::string lib = fs::exists(fs::path(root) / "lib64") ? root + "/lib64" : root + "/lib";
+  // CMakeDetermineCUDACompiler skips identification when
+  // CMAKE_CUDA_COMPILER_ID_RUN is set, but still reads the include and link
+  // lines of nvcc's dry run: this is one as nvcc prints it.
+  const std::string dryrun = "#$ PATH=" + root + "/bin:/usr/bin\n"
+                             "#$ INCLUDES=\"-I" + root + "/include\"\n"
+                             "#$ LIBRARIES=  \"-L" + lib + "\"\n"
+                             "c++ -m64 -Wl,--start-group \"-L" + lib +
+                             "\" -lcudadevrt -lcudart_static -lrt -lpthread -ldl -Wl,--end-group -o a.out\n";
+  std::string init;
+  auto set = [&](const std::string& name, const std::string& value, const char* type = "INTERNAL") {
+    init += "set(" + name + " " + quoted(value) + " CACHE " + type + " \"torchabi\")\n";
+  };
+  set("CMAKE_CUDA_COMPILER", nvcc.string(), "FILEPATH");
+  set("CMAKE_CUDA_COMPILER_ID_RUN", "1");
+  set("CMAKE_CUDA_COMPILER_ID", "NVIDIA");
+  set("CMAKE_CUDA_COMPILER_VERSION", s.version + ".0");
+  set("CMAKE_CUDA_COMPILER_FORCED", "ON");
+  set("CMAKE_CUDA_COMPILER_TOOLKIT_ROOT", root);
+  set("CMAKE_CUDA_COMPILER_TOOLKIT_VERSION", s.version + ".0");  // FindCUDAToolkit reads X.Y.Z
+  set("CMAKE_CUDA_COMPILER_LIBRARY_ROOT", root);
+  set("CMAKE_CUDA_STANDARD_COMPUTED_DEFAULT", "17");
+  set("CMAKE_CUDA_EXTENSIONS_COMPUTED_DEFAULT", "OFF");
+  set("CMAKE_CUDA_COMPILER_PRODUCED_OUTPUT", dryrun);
+  // A project's own value (set() or -D) wins; this only spares CMake the
+  // detection, which would run the compiler.
+  init += "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n";
+  set("CMAKE_CUDA_ARCHITECTURES", "80", "STRING");
+  init += "endif()\n";
+  s.init_cache = (base / "init-cache.cmake").string();
+  write(s.init_cache, init);
+  return s;
+}
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,29 @@
+#include "inputs/project/stated_requirements.h"
+
+#include <filesystem>
+#include <regex>
+
+#include "inputs/project/toml_file.h"
+
+namespace torchabi::inputs {
+
+std::vector<StatedRequirement> pyproject_torch_requirements(const std::string& pyproject) {
+  std::vector<StatedRequirement> out;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(pyproject, ec)) return out;
+  static const std::regex kTorch(R"(^\s*torch\s*([\[<>=~!;]|$))");
+  try {
+    toml::table t = read_toml_file(pyproject, "pyproject.toml");
+    const toml::array* deps = t["project"]["dependencies"].as_array();
+    if (!deps) return out;
+    for (const auto& d : *deps) {
+      const auto* s = d.as_string();
+      if (!s || !std::regex_search(s->get(), kTorch)) continue;
+      out.push_back({s->get(), pyproject, static_cast<int>(d.source().begin.line)});
+    }
+  } catch (const std::exception&) {
+  }
+  return out;
+}
+
+}  // namespace torchabi::inputs

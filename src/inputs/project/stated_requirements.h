@@ -1,0 +1,17 @@
+// The torch requirement a project states in pyproject.toml's [project]
+// dependencies, with its line: what pip will allow next to the package
+// (setup.py's install_requires comes from running it, setup_run.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "inputs/project/project_build.h"
+
+namespace torchabi::inputs {
+
+// The entries naming torch in `pyproject` ([project] dependencies); none
+// when the file is missing or unreadable (its reader reports that).
+std::vector<StatedRequirement> pyproject_torch_requirements(const std::string& pyproject);
+
+}  // namespace torchabi::inputs

@@ -1,0 +1,133 @@
+// `torchabi check` on projects whose build ships several configurations:
+// the configuration-consistency rules fire at the build file's line on the
+// defects real ports ship (fixtures/projects/configs/), stay silent on the
+// consistent project, and kernel-builder's legacy backends are not held to
+// the stable ABI (fixtures/projects/kernel_builder_mixed).
+#include <filesystem>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "lint_fixtures.h"
+#include "real_torch.h"
+
+namespace torchabi::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Found = std::tuple<std::string, std::string, int>;  // rule, file name, line
+
+std::set<Found> findings(const nlohmann::json& j) {
+  std::set<Found> out;
+  for (const auto& f : j["findings"])
+    out.emplace(f["rule"].get<std::string>(), fs::path(f["location"].value("file", "")).filename().string(),
+                f["location"].value("line", 0));
+  return out;
+}
+
+const nlohmann::json* finding(const nlohmann::json& j, const std::string& rule) {
+  for (const auto& f : j["findings"])
+    if (f["rule"] == rule) return &f;
+  return nullptr;
+}
+
+std::string configs(const std::string& name) { return source_dir() + "/fixtures/projects/configs/" + name; }
+
+// The stand-in headers (2.12) unless a test asks for the real ones; the build
+// script is read, not run, so these tests need no Python.
+RunResult check(const std::string& dir, const std::string& include = source_dir() + "/fixtures/lint/include") {
+  return run_torchabi({"check", "--no-run-build", "--format", "json", "--torch-include", include, dir});
+}
+
+TEST(ProjectConfigurations, TargetForGccButNotNvccIsAnErrorAtTheExtension) {
+  auto r = check(configs("nvcc_without_target"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-target-version-inconsistent", "setup.py", 11}})) << j.dump(1);
+  const auto* f = finding(j, "build-target-version-inconsistent");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["severity"], "error");
+  EXPECT_NE((*f)["message"].get<std::string>().find("nvcc compiles stable code without TORCH_TARGET_VERSION while cxx targets 2.10"),
+            std::string::npos);
+  EXPECT_NE((*f)["help"].get<std::string>().find("extra_compile_args[\"nvcc\"]"), std::string::npos);
+}
+
+TEST(ProjectConfigurations, RealHeadersNameTheReleaseTheNvccObjectsWillNeed) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  auto r = check(configs("nvcc_without_target"), test::real_torch_include());
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  const auto* f = finding(j, "build-target-version-inconsistent");
+  ASSERT_NE(f, nullptr) << j.dump(1);
+  // 2.14.1's inline error path imports torch_exception_get_what (2.13).
+  EXPECT_NE((*f)["message"].get<std::string>().find("they need PyTorch 2.13, and the library will not load on 2.10"),
+            std::string::npos)
+      << (*f)["message"];
+  // The per-file finding is folded into the project-level one.
+  EXPECT_EQ(finding(j, "build-target-version-missing"), nullptr) << j.dump(1);
+}
+
+TEST(ProjectConfigurations, OneExtensionOfTwoWithoutTargetIsReportedAtItsCall) {
+  auto r = check(configs("one_extension_without_target"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;  // a warning
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-extension-without-target", "setup.py", 13}})) << j.dump(1);
+  const auto* f = finding(j, "build-extension-without-target");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("cfg_two._other"), std::string::npos);
+  bool names_other = false;
+  for (const auto& n : (*f)["notes"]) names_other |= n.get<std::string>() == "extension cfg_two._ops of the same project targets 2.10";
+  EXPECT_TRUE(names_other) << f->dump(1);
+}
+
+TEST(ProjectConfigurations, RequirementBelowTheTargetIsAnErrorAtItsLine) {
+  auto r = check(configs("requirement_below_target"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-requirement-below-target", "pyproject.toml", 10}})) << j.dump(1);
+  EXPECT_NE(finding(j, "build-requirement-below-target")->at("help").get<std::string>().find("Require torch>=2.10"),
+            std::string::npos);
+}
+
+TEST(ProjectConfigurations, MissingUseCudaIsReportedAtTheUseAndAtTheExtension) {
+  auto r = check(configs("define_missing"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-api-hidden-by-configuration", "stream.cpp", 7},
+                                          {"build-define-missing", "setup.py", 8}}))
+      << j.dump(1);
+  EXPECT_EQ(finding(j, "build-define-missing")->at("location").at("symbol"), "USE_CUDA");
+}
+
+TEST(ProjectConfigurations, TheConsistentProjectIsClean) {
+  auto r = check(configs("consistent"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), std::set<Found>{}) << j.dump(1);
+  // Each TU says which configuration it was linted in.
+  std::set<std::string> seen;
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit") seen.insert(s["facts"].value("configuration", ""));
+  EXPECT_EQ(seen, (std::set<std::string>{"extension cfg_ok._C (cxx)", "extension cfg_ok._C (nvcc)"}));
+}
+
+TEST(ProjectConfigurations, KernelBuilderLegacyBackendsAreNotHeldToTheStableAbi) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  auto r = check(source_dir() + "/fixtures/projects/kernel_builder_mixed", test::real_torch_include());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  // The #else branch is the CPU/Metal builds' legacy code: no finding at all.
+  EXPECT_EQ(findings(j), std::set<Found>{}) << j.dump(1);
+  std::string not_stable;
+  std::set<std::string> linted;
+  for (const auto& s : j["subjects"]) {
+    if (s["kind"] == "project") not_stable = s["facts"].value("not stable", "");
+    if (s["kind"] == "translation-unit") linted.insert(s["facts"].value("configuration", ""));
+  }
+  EXPECT_TRUE(not_stable.starts_with("cpu, metal:")) << not_stable;
+  EXPECT_EQ(linted, (std::set<std::string>{"torch binding (cuda)", "kernel relu_cuda (cuda, nvcc)"}));
+}
+
+}  // namespace
+}  // namespace torchabi::e2e
