@@ -112,6 +112,29 @@ TEST(ProjectConfigurations, TheConsistentProjectIsClean) {
   EXPECT_EQ(seen, (std::set<std::string>{"extension cfg_ok._C (cxx)", "extension cfg_ok._C (nvcc)"}));
 }
 
+// Found only by running the script once per platform: -DUSE_CUDA is added in
+// its `os.name == "nt"` branch, and install_requires allows an older torch.
+TEST(ProjectConfigurations, UseCudaOnlyOnWindowsIsFoundByRunningTheScriptPerPlatform) {
+  auto r = run_torchabi({"check", "--python", "/usr/bin/python3", "--format", "json", "--torch-include",
+                         source_dir() + "/fixtures/lint/include", configs("use_cuda_only_on_windows")});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-api-hidden-by-configuration", "stream.cpp", 7},
+                                          {"build-requirement-below-target", "setup.py", 17},
+                                          {"build-define-missing", "setup.py", 20}}))
+      << j.dump(1);
+  const auto* f = finding(j, "build-define-missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE((*f)["message"].get<std::string>().find("the build script defines it only on win32"), std::string::npos)
+      << (*f)["message"];
+  // Statically, the helper function's value is unknown: no platform fact.
+  auto s = check(configs("use_cuda_only_on_windows"));
+  const auto sj = s.json();
+  const auto* g = finding(sj, "build-define-missing");
+  ASSERT_NE(g, nullptr) << s.out;
+  EXPECT_EQ((*g)["message"].get<std::string>().find("only on win32"), std::string::npos);
+}
+
 TEST(ProjectConfigurations, KernelBuilderLegacyBackendsAreNotHeldToTheStableAbi) {
   if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
   auto r = check(source_dir() + "/fixtures/projects/kernel_builder_mixed", test::real_torch_include());
