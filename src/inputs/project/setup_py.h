@@ -1,5 +1,6 @@
 // The extensions a setup.py declares with torch.utils.cpp_extension
-// (CppExtension / CUDAExtension), read without running it: what a setuptools
+// (CppExtension / CUDAExtension), read without running it (the fallback when
+// running it, setup_run.h, is forbidden or fails): what a setuptools
 // build would compile, with which include directories, macros and flags.
 #pragma once
 
