@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # First command of the README: install what the tool needs (not the test
 # suite's packages), build only torchabi and two sample extensions, and tour
-# its main jobs on them: check (lint + audit), run, migrate.
+# its main jobs on them: check (lint + audit, and a repository's build
+# configurations), run, migrate.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -22,6 +23,11 @@ step "check: lint a stable extension's source and audit its library, for PyTorch
   "torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
 torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
 echo "(exit $?: the library calls a function PyTorch 2.10 and 2.11 do not have, so it would not load there)"
+
+step "check a repository: run its setup.py with setup() recorded, lint every configuration it ships, compare them" \
+  "torchabi check -q --torch-include fixtures/lint/include fixtures/projects/configs/nvcc_without_target"
+torchabi check -q --torch-include fixtures/lint/include fixtures/projects/configs/nvcc_without_target
+echo "(exit $?: setup.py gives g++ the target but not nvcc, so the CUDA objects call the newest shims of the build's torch)"
 
 step "run: load the extension into torchabi's reference runtime (no PyTorch needed) and call its ops" \
   "torchabi run $rel/fixtures/stable_ext/libstable_ext.so"

@@ -1,11 +1,11 @@
 #include "cli/torch_promise.h"
 
 #include <filesystem>
-#include <regex>
 
 #include "common/input_error.h"
 #include "findings/config.h"
 #include "inputs/api_catalog.h"
+#include "inputs/project/stated_requirements.h"
 #include "inputs/project/toml_file.h"
 
 namespace fs = std::filesystem;
@@ -13,14 +13,6 @@ namespace fs = std::filesystem;
 namespace torchabi::cli {
 
 namespace {
-
-// "torch>=2.10", "torch ~= 2.10.0", "torch==2.10.*": the lowest release allowed.
-std::optional<TorchVersion> lowest_allowed(const std::string& requirement) {
-  static const std::regex kTorch(R"(^\s*torch\s*(\[[^\]]*\])?\s*(>=|~=|==)\s*([0-9]+)\.([0-9]+))");
-  std::smatch m;
-  if (!std::regex_search(requirement, m, kTorch)) return std::nullopt;
-  return TorchVersion{std::stoi(m[3].str()), std::stoi(m[4].str()), 0};
-}
 
 std::optional<source::TorchPromise> from_pyproject(const fs::path& file) {
   try {
@@ -30,7 +22,7 @@ std::optional<source::TorchPromise> from_pyproject(const fs::path& file) {
     for (const auto& d : *deps) {
       const auto* s = d.as_string();
       if (!s) continue;
-      if (auto v = lowest_allowed(s->get())) return source::TorchPromise{*v, file.string() + " ('" + s->get() + "')"};
+      if (auto v = inputs::lowest_torch_allowed(s->get())) return source::TorchPromise{*v, file.string() + " ('" + s->get() + "')"};
     }
   } catch (const std::exception&) {
   }

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "lint_fixtures.h"
+#include "project_findings.h"
 #include "real_torch.h"
 
 namespace torchabi::e2e {
@@ -16,15 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using Found = std::tuple<std::string, std::string, int>;  // rule, file name, line
-
-std::set<Found> findings(const nlohmann::json& j) {
-  std::set<Found> out;
-  for (const auto& f : j["findings"])
-    out.emplace(f["rule"].get<std::string>(), fs::path(f["location"].value("file", "")).filename().string(),
-                f["location"].value("line", 0));
-  return out;
-}
 
 const nlohmann::json* finding(const nlohmann::json& j, const std::string& rule) {
   for (const auto& f : j["findings"])

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "lint_fixtures.h"
+#include "project_findings.h"
 #include "real_torch.h"
 
 namespace torchabi::e2e {
@@ -29,21 +30,6 @@ std::string sample_copy() {
   return dir;
 }
 
-using Found = std::tuple<std::string, std::string, int>;  // rule, file name, line
-
-std::set<Found> findings(const nlohmann::json& j) {
-  std::set<Found> out;
-  for (const auto& f : j["findings"])
-    out.emplace(f["rule"].get<std::string>(), fs::path(f["location"].value("file", "")).filename().string(),
-                f["location"].value("line", 0));
-  return out;
-}
-
-const nlohmann::json* project_subject(const nlohmann::json& j) {
-  for (const auto& s : j["subjects"])
-    if (s["kind"] == "project") return &s;
-  return nullptr;
-}
 
 TEST(ProjectMode, SetuptoolsSampleIsReadAndLintedWithItsComputedTarget) {
   if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();

@@ -1,27 +1,14 @@
 // build-requirement-below-target: the torch requirement the project states
 // (setup(install_requires=...), pyproject's [project] dependencies) lets pip
 // install the package next to a PyTorch older than its libraries need.
-#include <regex>
-
 #include "analyzers/build/checks.h"
+#include "inputs/project/stated_requirements.h"
 
 namespace torchabi::build {
 
-namespace {
-
-// "torch>=2.10", "torch ~= 2.10.0", "torch==2.10.*": the lowest release allowed.
-std::optional<TorchVersion> lowest_allowed(const std::string& requirement) {
-  static const std::regex kTorch(R"(^\s*torch\s*(\[[^\]]*\])?\s*(>=|~=|==)\s*([0-9]+)\.([0-9]+))");
-  std::smatch m;
-  if (!std::regex_search(requirement, m, kTorch)) return std::nullopt;
-  return TorchVersion{std::stoi(m[3].str()), std::stoi(m[4].str()), 0};
-}
-
-}  // namespace
-
 void check_requirement(const ProjectView& view, findings::Report& report) {
   for (const auto& r : view.project->requirements) {
-    const auto lowest = lowest_allowed(r.text);
+    const auto lowest = inputs::lowest_torch_allowed(r.text);
     if (!lowest) continue;
     const LintedConfiguration* worst = nullptr;
     TorchVersion need;

@@ -7,6 +7,13 @@
 
 namespace torchabi::inputs {
 
+std::optional<TorchVersion> lowest_torch_allowed(const std::string& requirement) {
+  static const std::regex kTorch(R"(^\s*torch\s*(\[[^\]]*\])?\s*(>=|~=|==)\s*([0-9]+)\.([0-9]+))");
+  std::smatch m;
+  if (!std::regex_search(requirement, m, kTorch)) return std::nullopt;
+  return TorchVersion{std::stoi(m[3].str()), std::stoi(m[4].str()), 0};
+}
+
 std::vector<StatedRequirement> pyproject_torch_requirements(const std::string& pyproject) {
   std::vector<StatedRequirement> out;
   std::error_code ec;
