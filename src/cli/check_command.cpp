@@ -129,8 +129,13 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
     f.location.file = n.file;
     f.location.line = static_cast<uint32_t>(n.line);
     f.message = n.message;
-    f.help = "Give the value with -D NAME=VALUE or --torch-include, let torchabi run the build script (without "
-             "--no-run-build / run-build: false), or lint with a compile database, which always wins";
+    const bool run_failed = n.message.find("could not be run") != std::string::npos ||
+                            n.message.find("could not be configured") != std::string::npos;
+    f.help = run_failed ? "Make the build script run outside a full build (the reason is above; --build-timeout if it "
+                          "only needs longer), or lint with a compile database, which always wins"
+                        : "Give the value with -D NAME=VALUE or --torch-include, let torchabi run the build script "
+                          "(without --no-run-build / run-build: false), or lint with a compile database, which always "
+                          "wins";
     report.findings.push_back(std::move(f));
   }
 }
