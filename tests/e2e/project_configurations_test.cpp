@@ -127,6 +127,27 @@ TEST(ProjectConfigurations, UseCudaOnlyOnWindowsIsFoundByRunningTheScriptPerPlat
   EXPECT_EQ((*g)["message"].get<std::string>().find("only on win32"), std::string::npos);
 }
 
+// The project forbids running its build script: the files are read only.
+TEST(ProjectConfigurations, RunBuildFalseInTheConfigReadsTheFilesOnly) {
+  const std::string dir = make_temp_dir() + "/proj";
+  fs::copy(configs("use_cuda_only_on_windows"), dir, fs::copy_options::recursive);
+  lint::write_file(dir, ".torchabi.yaml", "run-build: false\n");
+  auto r = run_torchabi({"check", "--python", "/usr/bin/python3", "--format", "json", "--torch-include",
+                         source_dir() + "/fixtures/lint/include", dir});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto j = r.json();
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  EXPECT_NE(project->at("facts").at("build description").get<std::string>().find("(read, not run)"), std::string::npos)
+      << project->dump(1);
+  // --run-build on the command line wins over the config.
+  auto forced = run_torchabi({"check", "--run-build", "--python", "/usr/bin/python3", "--format", "json",
+                              "--torch-include", source_dir() + "/fixtures/lint/include", dir});
+  const auto fj = forced.json();
+  EXPECT_NE(project_subject(fj)->at("facts").at("build description").get<std::string>().find("run in CPython"),
+            std::string::npos);
+}
+
 TEST(ProjectConfigurations, KernelBuilderLegacyBackendsAreNotHeldToTheStableAbi) {
   if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
   auto r = check(source_dir() + "/fixtures/projects/kernel_builder_mixed", test::real_torch_include());
