@@ -463,6 +463,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
                                 const ProjectOptions& options) {
   std::optional<ProjectNote> fallback;
   std::optional<ProjectNote> setup_note;
+  bool setup_failed = false;  // raised, hung or could not start (not: declared nothing)
   if (options.run_build && fs::path(build_file).filename() == "setup.py") {
     // setup.py runs under our recorder; when it cannot, the static reader
     // takes over, and one that declares nothing (it drives CMake) gives way
@@ -475,6 +476,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       fill_compile_db(b, options.platform);
       return std::move(b);
     }
+    setup_failed = !run.no_extensions;
     setup_note = ProjectNote{build_file, 0,
                              run.no_extensions
                                  ? "setup.py declares no extension with sources when run (it drives another build): "
@@ -496,6 +498,8 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
         b.notes.insert(b.notes.end(), run.notes.begin(), run.notes.end());
         b.facts = std::move(entry->facts);
         b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
+        // A setup.py that failed may have meant more than its CMake project.
+        if (setup_failed) b.notes.insert(b.notes.begin(), *setup_note);
         // The configure ran on this machine; its answer is the one to lint.
         for (auto& c : b.configurations) c.platform = options.platform;
         const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());

@@ -398,6 +398,20 @@ TEST(SetupRun, AScriptThatDrivesCMakeGivesWayToCMakeLists) {
   for (const auto& n : b.notes) EXPECT_EQ(n.message.find("could not be run"), std::string::npos) << n.message;
 }
 
+TEST(SetupRun, AScriptThatFailsBeforeItsCMakeProjectIsConfiguredKeepsItsNote) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  ScratchDir scratch("fails-then-cmake");
+  const fs::path dir = fs::path(scratch.path()) / "proj";
+  fs::copy(kProjects + "/setup_run_cmake", dir, fs::copy_options::recursive);
+  std::ofstream(dir / "setup.py") << "from setuptools import setup\nraise RuntimeError('needs nvcc 99')\nsetup(name='x')\n";
+  ProjectBuild b = read_project_build((dir / "setup.py").string(), standin_torch(), run_options());
+  ASSERT_EQ(b.db.commands.size(), 1u);  // the CMake project still answers
+  bool kept = false;
+  for (const auto& n : b.notes) kept |= n.message.find("could not be run") != std::string::npos &&
+                                        n.message.find("needs nvcc 99") != std::string::npos;
+  EXPECT_TRUE(kept);
+}
+
 TEST(ProjectCopy, AScriptsCopyLeavesOutHistoryBuildOutputsAndArtifactsKeepsLinks) {
   ScratchTmp tmp;
   ScratchDir scratch("copy-test");
