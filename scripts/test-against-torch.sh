@@ -22,6 +22,9 @@
 #    outputs (dtype, shape, strides, values within torch.testing's tolerances)
 #    and errors must agree. Every disagreement is printed with both sides; the
 #    last line is 'N passed, M failed' and the exit status is 1 on any.
+#    Also rules/runtime/schema_types.tsv: real torch's reading of every schema
+#    type name and its conversions (fixtures/runtime/types_probe.cpp), and
+#    torchabi's runtime on the same probe (scripts/against-torch/schema_types.py).
 # 5. `audit --torch` against real loading (scripts/against-torch/loading.py).
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
@@ -186,6 +189,19 @@ phase "running them in torchabi and comparing"
 status=0
 python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manifest "$work/manifest.json" \
   --torch-results "$work/torch_results.json" --work "$work" || status=$?
+# 4b. rules/runtime/schema_types.tsv: how real torch parses each schema type
+# name and which ones libtorch converts (the probe extension, in the chroot),
+# then torchabi's runtime on the same probe must convert exactly those.
+phase "schema types: the table and the runtime against real torch"
+cp "$root/rules/runtime/schema_types.tsv" "$root/scripts/against-torch/schema_types.py" "$work/"
+$sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+  chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp python3 $work_in/schema_types.py \
+    --tsv $work_in/schema_types.tsv --probe $work_in/ext/types_probe.so --work $work_in --out $work_in/schema_types.json" \
+  2> >(grep -v 'UCX\|cpuinfo' >&2) || status=1
+if [ -s "$work/schema_types.json" ]; then
+  python3 "$root/scripts/against-torch/schema_types.py" --observed "$work/schema_types.json" \
+    --probe "$work/ext/types_probe.so" --torchabi "$torchabi" --work "$work" || status=1
+fi
 # 5. `audit --torch` against real loading: legacy extensions built against
 # bookworm's 1.13 (versioned and unversioned DT_NEEDED) and against sid's
 # headers, and stable ones, each loaded by real torch (sid in the chroot,

@@ -184,6 +184,21 @@ TEST(RuntimeDriver, Unconvertible) {
                           "StableIValue conversion; libtorch fails every call of this op"));
 }
 
+TEST(RuntimeDriver, DeviceIndexIsAnIntAsRealTorchParsesIt) {
+  auto r = run("devices", "devices.yaml");
+  EXPECT_THAT(r.lines, IsEmpty());
+  EXPECT_EQ(r.fact("calls"), "5 cases: 5 passed, 0 failed");
+  auto smoke = run("devices");
+  EXPECT_THAT(smoke.lines, IsEmpty());
+  EXPECT_EQ(smoke.fact("smoke devices::device_set_index"), "passed (smoke, float32 inputs)");
+}
+
+TEST(RuntimeDriver, DeviceOutputsAreCompared) {
+  auto r = run("devices", "../../tests/unit/runtime/data/devices_wrong.yaml");
+  EXPECT_THAT(r.lines, ElementsAre("runtime-output-mismatch | devices::device_set_index | case 'set_index': "
+                                   "devices::device_set_index: output 0 is cuda:3, expected cuda:4"));
+}
+
 TEST(RuntimeDriver, IgnoredError) {
   EXPECT_THAT(run("bad_ignored_error").lines,
               ElementsAre("runtime-ignored-error | bad_ignored_error::size_of_dim7 | smoke call: the kernel of "

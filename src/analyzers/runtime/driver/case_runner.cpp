@@ -2,6 +2,7 @@
 
 #include "analyzers/runtime/driver/compare.h"
 #include "analyzers/runtime/driver/event_findings.h"
+#include "analyzers/runtime/driver/schema_types.h"
 #include "analyzers/runtime/driver/values.h"
 #include "common/input_error.h"
 
@@ -66,14 +67,25 @@ void add_outcome_findings(const Attempt& a, const std::string& op, const std::st
 bool unconvertible(const OpInfo& op, std::vector<ProtoFinding>& out, const std::string& context) {
   auto check = [&](const rt::ArgDesc& a, const std::string& what) {
     if (const rt::TypeDesc* u = a.type.unconvertible()) {
+      const SchemaTypeFacts* facts = SchemaTypeTable::current().find(u->spelling);
+      if (facts && facts->stable != "-") {
+        // libtorch converts it; only the reference runtime cannot make one.
+        ProtoFinding f = finding("runtime-unconvertible-type", op.sig.qualified(),
+                                 context + op.sig.qualified() + ": " + what + " has type " + a.type.spelling +
+                                     "; libtorch converts " + u->spelling + " (" + facts->stable +
+                                     "), but torchabi's reference runtime does not create one, so the op is not run",
+                                 "run this op in real PyTorch; the reference runtime checks the others");
+        f.severity = findings::Severity::Note;
+        out.push_back(std::move(f));
+        return true;
+      }
       ProtoFinding f = finding("runtime-unconvertible-type", op.sig.qualified(),
                                context + op.sig.qualified() + ": " + what + " has type " + a.type.spelling + ", and " +
                                    u->spelling + " has no StableIValue conversion; libtorch fails every call of this op",
                                "use a schema type with a StableIValue conversion (float or Tensor instead of Scalar, "
                                "int instead of SymFloat, ...)");
-      if (u->spelling == "Generator")
-        f.notes.push_back("libtorch converts Generator from 2.13 on; torchabi's reference runtime does not create "
-                          "generators, so the op is not run");
+      if (facts) f.notes.push_back("PyTorch's schema parser reads " + u->spelling + " as " + facts->torch_type +
+                                   ", which libtorch's StableIValue conversion does not handle");
       out.push_back(std::move(f));
       return true;
     }
@@ -114,7 +126,9 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
   const std::string qn = op.sig.qualified();
   const std::string context = c.spec ? "case '" + c.name + "': " : "smoke call: ";
   if (unconvertible(op, out.findings, context)) {
-    out.status = "not run: a schema type has no StableIValue conversion";
+    const bool runtime_only = out.findings.back().severity == findings::Severity::Note;
+    out.status = runtime_only ? "not run: the reference runtime does not create values of a schema type"
+                              : "not run: a schema type has no StableIValue conversion";
     return out;
   }
   if (!op.cpu_kernel) {

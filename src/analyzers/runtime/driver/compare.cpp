@@ -124,6 +124,12 @@ void compare_tensor(const std::string& label, const rt::Tensor& got, const YAML:
   }
 }
 
+// "cuda:1", or "cpu" without an index, as torch prints a device.
+std::string device_text(const Value& d) {
+  std::string s = rt::device_name(d.device_type);
+  return d.device_index < 0 ? s : s + ":" + std::to_string(d.device_index);
+}
+
 }  // namespace
 
 Tolerance default_tolerance(int32_t dtype) {
@@ -165,6 +171,12 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
       case Value::Kind::None:
         out.push_back({label + " is None, expected a value", {}});
         break;
+      case Value::Kind::Device: {
+        Value want = value_from_yaml(spec, sig.returns[j].type, where + ", expected " + label);
+        if (want.device_type != got.device_type || want.device_index != got.device_index)
+          out.push_back({label + " is " + device_text(got) + ", expected " + device_text(want), {}});
+        break;
+      }
       case Value::Kind::List: {
         if (sig.returns[j].type.elem().kind == rt::TypeKind::Tensor) {  // Tensor[]: each item as a tensor
           if (!spec.IsSequence()) throw InputError(where, "the expected " + label + " must be a list of tensors");

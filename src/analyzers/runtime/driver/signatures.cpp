@@ -4,6 +4,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analyzers/runtime/driver/schema_types.h"
 #include "analyzers/schema/parser.h"
 #include "analyzers/schema/printer.h"
 #include "common/input_error.h"
@@ -35,18 +36,9 @@ TypeDesc convert_type(const schema::Type& t) {
       d.element.push_back(convert_type(t.contained.front()));
       return d;
     case schema::TypeKind::Base:
-      switch (t.base) {
-        case schema::BaseType::Tensor: d.kind = TypeKind::Tensor; return d;
-        case schema::BaseType::Int:
-        case schema::BaseType::SymInt: d.kind = TypeKind::Int; return d;
-        case schema::BaseType::Float: d.kind = TypeKind::Float; return d;
-        case schema::BaseType::Bool: d.kind = TypeKind::Bool; return d;
-        case schema::BaseType::Str: d.kind = TypeKind::String; return d;
-        case schema::BaseType::ScalarType: d.kind = TypeKind::ScalarType; return d;
-        case schema::BaseType::Layout: d.kind = TypeKind::Layout; return d;
-        case schema::BaseType::MemoryFormat: d.kind = TypeKind::MemoryFormat; return d;
-        case schema::BaseType::Device: d.kind = TypeKind::Device; return d;
-        default: break;
+      if (const SchemaTypeFacts* f = SchemaTypeTable::current().find(schema::spelling(t.base))) {
+        d.kind = f->kind;
+        return d;
       }
       break;
     default: break;
@@ -112,6 +104,17 @@ runtime::ArgDesc convert_arg(const schema::Type& type, const std::string& name) 
   return a;
 }
 
+// The first type name in `t` that real torch does not parse, if any.
+const char* unparsed_name(const schema::Type& t) {
+  if (t.kind == schema::TypeKind::Base) {
+    const SchemaTypeFacts* f = SchemaTypeTable::current().find(schema::spelling(t.base));
+    if (f && !f->parsed()) return schema::spelling(t.base);
+  }
+  for (const auto& c : t.contained)
+    if (const char* n = unparsed_name(c)) return n;
+  return nullptr;
+}
+
 }  // namespace
 
 OpSignature signature_from_ast(const schema::FunctionSchema& fs, const std::string& text) {
@@ -137,6 +140,11 @@ std::variant<OpSignature, std::string> signature_from_schema(const std::string& 
   if (auto* err = std::get_if<schema::ParseError>(&parsed)) return err->display();
   schema::FunctionSchema fs = std::get<schema::FunctionSchema>(parsed);
   if (fs.name.ns.empty()) fs.name.ns = implied_ns;
+  // torchabi's parser knows every name of the language; torch rejects some.
+  const char* unparsed = nullptr;
+  for (const auto& a : fs.arguments) unparsed = unparsed ? unparsed : unparsed_name(a.type);
+  for (const auto& r : fs.returns) unparsed = unparsed ? unparsed : unparsed_name(r.type);
+  if (unparsed) return std::string("PyTorch's schema parser does not accept the type name '") + unparsed + "'";
   return signature_from_ast(fs, text);
 }
 

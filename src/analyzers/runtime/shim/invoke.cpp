@@ -71,6 +71,17 @@ void check_inplace_aliases(const OpSignature& sig, const std::vector<Value>& arg
   }
 }
 
+// What libtorch's own checks reject while it reads a return back into an
+// IValue: it raises, so the caller sees an error rather than a value.
+std::optional<std::string> libtorch_rejects(const Value& v, const TypeDesc& t) {
+  if (v.kind == Value::Kind::Device && (v.device_index < -128 || v.device_index > 127))
+    return "Device index " + std::to_string(v.device_index) + " is out of range for int8_t [-128, 127]";
+  if (v.kind == Value::Kind::List && !t.element.empty())
+    for (const Value& item : v.list)
+      if (auto why = libtorch_rejects(item, t.elem())) return why;
+  return std::nullopt;
+}
+
 }  // namespace
 
 ActiveStacks& active_stacks() {
@@ -165,6 +176,11 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
           problem += " (which is therefore never released)";
         }
         record(EventKind::ReturnType, op, label + " " + problem);
+        out.outputs_valid = false;
+        continue;
+      }
+      if (auto why = libtorch_rejects(v, ret.type)) {
+        out.exception = *why;
         out.outputs_valid = false;
         continue;
       }
