@@ -25,6 +25,9 @@
 #    Also rules/runtime/schema_types.tsv: real torch's reading of every schema
 #    type name and its conversions (fixtures/runtime/types_probe.cpp), and
 #    torchabi's runtime on the same probe (scripts/against-torch/schema_types.py).
+#    And the opcheck-class checks (runtime-undeclared-mutation, -undeclared-alias,
+#    -returns-input) against real torch.library.opcheck on every op
+#    (scripts/against-torch/opcheck.py).
 # 5. `audit --torch` against real loading (scripts/against-torch/loading.py).
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
@@ -202,6 +205,22 @@ if [ -s "$work/schema_types.json" ]; then
   python3 "$root/scripts/against-torch/schema_types.py" --observed "$work/schema_types.json" \
     --probe "$work/ext/types_probe.so" --torchabi "$torchabi" --work "$work" || status=1
 fi
+# 4c. The opcheck-class checks against real torch.library.opcheck: every op
+# of every extension, with the inputs of a smoke call, in both (each
+# extension in its own process: some hang or crash on purpose).
+phase "opcheck: runtime-undeclared-mutation/-alias/-returns-input against real torch.library.opcheck"
+mkdir -p "$work/opcheck"
+cp "$root/scripts/against-torch/opcheck.py" "$work/"
+for so in "$work"/ext/*.so; do
+  name=$(basename "$so" .so)
+  case $name in aten_probe|types_probe) continue ;; esac
+  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+    chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp timeout 300 python3 $work_in/opcheck.py \
+      --run $work_in/ext/$name.so --out $work_in/opcheck/$name.json --cases-dir $work_in/opcheck" \
+    >/dev/null 2>&1 || true
+done
+python3 "$root/scripts/against-torch/opcheck.py" --compare "$work"/opcheck/*.json --torchabi "$torchabi" \
+  --work "$work" --chroot-work "$work_in" || status=1
 # 5. `audit --torch` against real loading: legacy extensions built against
 # bookworm's 1.13 (versioned and unversioned DT_NEEDED) and against sid's
 # headers, and stable ones, each loaded by real torch (sid in the chroot,

@@ -143,7 +143,54 @@ TEST(RuntimeDriver, InplaceAlias) {
   EXPECT_THAT(run("bad_inplace_alias").lines,
               ElementsAre("runtime-inplace-alias | bad_inplace::add_one_ | smoke call: bad_inplace::add_one_: return 0 "
                           "is declared Tensor(a!) and must be argument 'self' itself, but the kernel returned a "
-                          "different tensor (float32[6])"));
+                          "different tensor (float32[6])",
+                          "runtime-mutation-never-seen | bad_inplace::add_one_ | bad_inplace::add_one_ declares "
+                          "argument 'self' mutable (`(a!)`), but its only completed call changed it"));
+}
+
+// The opcheck-class checks; scripts/against-torch/opcheck.py holds them to
+// real torch.library.opcheck on every fixture op.
+TEST(RuntimeDriver, UndeclaredMutationNamesTheArgumentAndTheElement) {
+  EXPECT_THAT(run("bad_undeclared_mutation").lines,
+              ElementsAre("runtime-undeclared-mutation | bad_mutation::scatter_add_along_first_dim | smoke call: "
+                          "bad_mutation::scatter_add_along_first_dim wrote its input argument 'Dst' (element [0, 1] "
+                          "changed from -0.5 to 0), but the schema declares it `Tensor Dst`, not mutable: "
+                          "torch.compile and autograd assume the input is unchanged"));
+}
+
+TEST(RuntimeDriver, ReturningAWrittenInputIsAnUndeclaredMutationAndAlias) {
+  EXPECT_THAT(run("bad_undeclared_alias").lines,
+              ElementsAre(HasSubstr("runtime-undeclared-mutation | bad_alias::double_into | smoke call: "
+                                    "bad_alias::double_into wrote its input argument 'OUT'"),
+                          "runtime-undeclared-alias | bad_alias::double_into | smoke call: bad_alias::double_into: "
+                          "return 0 shares storage with its input argument 'OUT' (the kernel returned the input or a "
+                          "view of it), but the schema does not declare the alias"));
+}
+
+TEST(RuntimeDriver, MutationsAreCheckedOnCasesToo) {
+  auto r = run("bad_undeclared_mutation", "../../tests/unit/runtime/data/undeclared_mutation.yaml");
+  EXPECT_THAT(r.lines, ElementsAre(HasSubstr("case 'adds_into_dst': bad_mutation::scatter_add_along_first_dim wrote "
+                                             "its input argument 'Dst' (element [1] changed from 10 to 11)")));
+}
+
+TEST(RuntimeDriver, DeclaredAliasThatDoesNotAliasAndUnwrittenMutable) {
+  EXPECT_THAT(run("bad_alias_not_aliasing").lines,
+              ElementsAre("runtime-alias-not-aliasing | bad_view::flat | smoke call: bad_view::flat: return 0 is "
+                          "declared `Tensor(a)`, a view of argument 'self', but shares no storage with it",
+                          "runtime-mutation-never-seen | bad_view::flat | bad_view::flat declares argument 'other' "
+                          "mutable (`(a!)`), but its only completed call changed it"));
+}
+
+TEST(RuntimeDriver, ViewOpReturningItsInputItself) {
+  EXPECT_THAT(run("bad_returns_input").lines,
+              ElementsAre("runtime-returns-input | bad_returns_input::same | smoke call: bad_returns_input::same: "
+                          "return 0 is its input argument 'x' itself, not a view of it; only an in-place op "
+                          "(`Tensor(a!)`) may return an input directly"));
+}
+
+TEST(RuntimeDriver, DeclaredEffectsAreClean) {
+  EXPECT_THAT(run("declared_effects").lines, IsEmpty());
+  EXPECT_EQ(run("declared_effects").fact("calls"), "3 smoke calls: 3 passed, 0 failed");
 }
 
 TEST(RuntimeDriver, Unimplemented) {

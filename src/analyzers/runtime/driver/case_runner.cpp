@@ -2,6 +2,7 @@
 
 #include "analyzers/runtime/driver/compare.h"
 #include "analyzers/runtime/driver/event_findings.h"
+#include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/schema_types.h"
 #include "analyzers/runtime/driver/values.h"
 #include "common/input_error.h"
@@ -23,15 +24,31 @@ ProtoFinding finding(const char* rule, const std::string& op, std::string messag
 struct Attempt {
   rt::CallOutcome outcome;
   EventFindings events;
+  Effects effects;  // of a call that returned normally
 };
 
 Attempt attempt(rt::Control& runtime, const OpInfo& op, const std::vector<rt::Value>& args,
                 const std::string& context) {
   Attempt a;
   runtime.drain_events();
+  InputSnapshot before(op.sig, args);
   a.outcome = runtime.invoke(op.cpu_kernel->fn, op.sig, args);
   a.events = findings_from_events(runtime.drain_events(), op.sig.qualified(), context);
+  // A CompositeImplicitAutograd kernel is traced through by autograd and
+  // torch.compile (real opcheck sees only the ATen ops it calls), so its
+  // schema's effects do not matter; every other kernel is opaque to them.
+  const bool opaque = op.cpu_kernel->dispatch_key != "CompositeImplicitAutograd";
+  if (opaque && a.outcome.returned && !a.outcome.exception)
+    a.effects = schema_effects(op.sig, args, a.outcome, before, context);
   return a;
+}
+
+// What the run-wide tally needs of a call that returned normally.
+void note_effects(const Attempt& a, CaseOutcome& out) {
+  if (!a.outcome.returned || a.outcome.exception) return;
+  out.completed = true;
+  out.mutable_args = a.effects.mutable_args;
+  out.written_mutable = a.effects.written_mutable;
 }
 
 std::string strip_newlines(std::string s) {
@@ -44,6 +61,7 @@ std::string strip_newlines(std::string s) {
 void add_outcome_findings(const Attempt& a, const std::string& op, const std::string& context, bool smoke,
                           std::vector<ProtoFinding>& out) {
   out.insert(out.end(), a.events.findings.begin(), a.events.findings.end());
+  out.insert(out.end(), a.effects.findings.begin(), a.effects.findings.end());
   if (a.outcome.exception) {
     ProtoFinding f = finding("runtime-kernel-exception", op,
                              context + "the kernel of " + op + " threw: " + strip_newlines(*a.outcome.exception),
@@ -155,6 +173,7 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
       Attempt a = attempt(runtime, op, smoke_arguments(op.sig, dtype), context);
       if (!a.outcome.exception) {
         add_outcome_findings(a, qn, context, true, out.findings);
+        note_effects(a, out);
         out.status = std::string(out.findings.empty() ? "passed" : "failed") + " (smoke, " +
                      rt::dtype_info(dtype).name + " inputs)";
         return out;
@@ -189,6 +208,7 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
     }
   } else {
     add_outcome_findings(a, qn, context, false, out.findings);
+    note_effects(a, out);
     if (a.outcome.outputs_valid && c.spec->expects_outputs) {
       for (const auto& m : compare_outputs(a.outcome.outputs, c.spec->expect_outputs, op.sig, at)) {
         ProtoFinding f = finding("runtime-output-mismatch", qn, context + qn + ": " + m.message,

@@ -26,6 +26,9 @@ std::vector<PlannedCase> plan_cases(const RegistrationReport& regs, const CaseFi
 struct CaseOutcome {
   std::string status;  // "passed", "failed", "not run: ..."
   std::vector<ProtoFinding> findings;
+  bool completed = false;                    // the kernel returned normally
+  std::vector<std::string> mutable_args;     // the op's (a!) arguments
+  std::vector<std::string> written_mutable;  // those this call changed
 };
 
 // Throws InputError when the case's inputs or expectations do not fit the op.

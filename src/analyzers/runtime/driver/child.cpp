@@ -96,7 +96,9 @@ void run_child(const ChildPlan& plan) {
     send(fd, {{"t", "begin"}, {"case", i}});
     try {
       CaseOutcome out = run_case(runtime, planned[i], plan.cases);
-      send(fd, {{"t", "end"}, {"case", i}, {"status", out.status}, {"findings", findings_json(out.findings)}});
+      json end = {{"t", "end"}, {"case", i}, {"status", out.status}, {"findings", findings_json(out.findings)}};
+      if (out.completed) end["effects"] = {{"mutable", out.mutable_args}, {"written", out.written_mutable}};
+      send(fd, end);
     } catch (const InputError& e) {
       send(fd, {{"t", "input_error"}, {"input", e.input()}, {"message", e.what()}});
       finish(fd, 0);

@@ -22,6 +22,7 @@
 #include "analyzers/runtime/driver/child.h"
 #include "analyzers/runtime/driver/extension_imports.h"
 #include "analyzers/runtime/driver/run_extension.h"
+#include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/signatures.h"
 #include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
@@ -212,6 +213,9 @@ private:
       size_t i = m.value("case", 0UL);
       r.status[i] = m.value("status", "");
       for (const auto& f : m["findings"]) add(proto_from_json(f));
+      if (m.contains("effects") && i < planned_.size())
+        mutations_.record(planned_[i].value("op", ""), m["effects"]["mutable"].get<std::vector<std::string>>(),
+                          m["effects"]["written"].get<std::vector<std::string>>());
       r.current = -1;
       r.last_ended = static_cast<long>(i);
     } else if (t == "fault") {
@@ -382,6 +386,7 @@ private:
                           std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
     if (other) summary += ", " + std::to_string(other) + " not run";
     subject_.facts.emplace_back("calls", summary);
+    for (auto& f : mutations_.never_written()) add(std::move(f));
     subject_.verdict = failed ? "FAILED" : "PASSED";
   }
 
@@ -391,6 +396,7 @@ private:
   findings::Subject& subject_;
   std::vector<json> planned_;
   std::map<size_t, std::string> status_;
+  MutationTally mutations_;
   std::optional<InputError> pending_input_error_;
 
 public:

@@ -261,11 +261,15 @@ std::vector<Value> case_arguments(const YAML::Node& inputs, const OpSignature& s
 
 namespace {
 
-Value smoke_value(const TypeDesc& t, int32_t dtype) {
+// `position` (the argument's index) shifts a tensor's values, so that no two
+// tensor arguments are equal: a kernel that copies one into the other must
+// change it, or the mutation checks could not see the write.
+Value smoke_value(const TypeDesc& t, int32_t dtype, int position) {
   switch (t.kind) {
     case TypeKind::Tensor: {
       Tensor x = rt::make_tensor({2, 3}, dtype);
-      for (int64_t i = 0; i < 6; ++i) rt::write_double(*x, i, dtype == rt::dtype::kBool ? (i % 2) : 0.5 * i - 1);
+      for (int64_t i = 0; i < 6; ++i)
+        rt::write_double(*x, i, dtype == rt::dtype::kBool ? ((i + position) % 2) : 0.5 * i - 1 + position);
       return Value::of_tensor(x);
     }
     case TypeKind::Int: return Value::of_int(1);
@@ -277,7 +281,7 @@ Value smoke_value(const TypeDesc& t, int32_t dtype) {
     case TypeKind::MemoryFormat: return Value::of_int(0);
     case TypeKind::Device: return Value::of_device(rt::device::kCPU, -1);
     case TypeKind::Optional: return Value::none();
-    case TypeKind::List: return Value::of_list({smoke_value(t.elem(), dtype)});
+    case TypeKind::List: return Value::of_list({smoke_value(t.elem(), dtype, position)});
     case TypeKind::Unconvertible: return Value::none();
   }
   return Value::none();
@@ -289,7 +293,7 @@ std::vector<Value> smoke_arguments(const OpSignature& sig, int32_t dtype) {
   std::vector<Value> out;
   for (const auto& a : sig.args) {
     if (a.default_value) out.push_back(*a.default_value);
-    else out.push_back(smoke_value(a.type, dtype));
+    else out.push_back(smoke_value(a.type, dtype, static_cast<int>(out.size())));
   }
   return out;
 }
