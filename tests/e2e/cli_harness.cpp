@@ -1,5 +1,7 @@
 #include "cli_harness.h"
 
+#include <fstream>
+
 #include <array>
 #include <cstdlib>
 #include <fcntl.h>
@@ -97,5 +99,41 @@ RunResult run_torchabi(const std::vector<std::string>& args, const std::string& 
   }
   return r;
 }
+
+std::vector<std::string> shell_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool quoted = false, any = false;
+  for (char c : line) {
+    if (c == '\'') {
+      quoted = !quoted;
+      any = true;
+    } else if (c == ' ' && !quoted) {
+      if (any) words.push_back(cur);
+      cur.clear();
+      any = false;
+    } else {
+      cur += c;
+      any = true;
+    }
+  }
+  if (any) words.push_back(cur);
+  return words;
+}
+
+// The value of a `key: |` block in a rule file: its first indented line.
+std::string first_block_line(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  bool in_block = false;
+  for (std::string line; std::getline(in, line);) {
+    if (in_block) {
+      size_t b = line.find_first_not_of(' ');
+      return b == std::string::npos || b == 0 ? "" : line.substr(b);
+    }
+    in_block = line.rfind(key + ":", 0) == 0;
+  }
+  return "";
+}
+
 
 }  // namespace torchabi::e2e

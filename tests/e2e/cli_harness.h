@@ -30,4 +30,10 @@ std::string shared_data();   // ../shared/data/pytorch next to the checkout, if 
 // A fresh empty directory under the test's temp dir, removed at exit.
 std::string make_temp_dir();
 
+// The documentation examples of rules/checks/*.yaml are commands; tests run
+// them. A command line split into words ('single quotes' group), and the
+// first line of a `key: |` block of a rule file ("" when absent).
+std::vector<std::string> shell_words(const std::string& line);
+std::string first_block_line(const std::string& path, const std::string& key);
+
 }  // namespace torchabi::e2e

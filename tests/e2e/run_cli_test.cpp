@@ -9,6 +9,8 @@
 #include "real_torch.h"
 
 using torchabi::e2e::build_dir;
+using torchabi::e2e::first_block_line;
+using torchabi::e2e::shell_words;
 using torchabi::e2e::run_torchabi;
 using torchabi::e2e::source_dir;
 
@@ -124,6 +126,46 @@ TEST(RunCli, UnknownReleaseIsAnInputError) {
   auto r = run_torchabi({"run", ext("good_ops"), "--torch-version", "2.99"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--torch-version"), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+// The examples in rules/checks/runtime-*.yaml are `torchabi run` commands on
+// the fixtures; run them (build/ is the build tree, other paths the sources),
+// so the documentation cannot drift from what the runtime reports.
+std::vector<std::string> example_command(const std::string& line) {
+  std::string command = line.substr(0, line.find('#'));
+  auto words = shell_words(command);
+  for (auto& w : words) {
+    if (w.rfind("build/", 0) == 0) w = build_dir() + w.substr(5);
+    else if (w.rfind("fixtures/", 0) == 0) w = source_dir() + "/" + w;
+  }
+  return words;
+}
+
+TEST(RunCli, RuleDocumentationExamplesBehaveAsDocumented) {
+  size_t checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/rules/checks")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("runtime-", 0) != 0) continue;
+    const std::string rule = name.substr(0, name.size() - std::string(".yaml").size());
+    for (std::string key : {"example_fires", "example_clean"}) {
+      auto words = example_command(first_block_line(entry.path().string(), key));
+      if (words.size() < 3 || words[0] != "torchabi" || words[1] != "run") continue;
+      words.erase(words.begin());
+      words.insert(words.end(), {"--format", "json"});
+      auto r = run_torchabi(words);
+      ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << rule << " " << key << ": " << r.err;
+      const auto report = r.json();
+      bool fired = false;
+      for (const auto& f : report["findings"]) fired |= f["rule"] == rule;
+      EXPECT_EQ(fired, key == "example_fires") << rule << " " << key;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 10u);
 }
 
 }  // namespace

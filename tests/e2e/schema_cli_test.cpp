@@ -9,6 +9,8 @@
 #include "cli_harness.h"
 #include "real_torch.h"
 
+using torchabi::e2e::first_block_line;
+using torchabi::e2e::shell_words;
 using torchabi::e2e::make_temp_dir;
 using torchabi::e2e::run_torchabi;
 
@@ -133,41 +135,6 @@ TEST(SchemaCli, BadInputsAreOneLineErrors) {
 
 // The examples in rules/checks/schema-*.yaml are commands; run them, so the
 // documentation cannot drift from what the tool does.
-std::vector<std::string> shell_words(const std::string& line) {
-  std::vector<std::string> words;
-  std::string cur;
-  bool quoted = false, any = false;
-  for (char c : line) {
-    if (c == '\'') {
-      quoted = !quoted;
-      any = true;
-    } else if (c == ' ' && !quoted) {
-      if (any) words.push_back(cur);
-      cur.clear();
-      any = false;
-    } else {
-      cur += c;
-      any = true;
-    }
-  }
-  if (any) words.push_back(cur);
-  return words;
-}
-
-// The value of a `key: |` block in a rule file: its first indented line.
-std::string first_block_line(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  bool in_block = false;
-  for (std::string line; std::getline(in, line);) {
-    if (in_block) {
-      size_t b = line.find_first_not_of(' ');
-      return b == std::string::npos || b == 0 ? "" : line.substr(b);
-    }
-    in_block = line.rfind(key + ":", 0) == 0;
-  }
-  return "";
-}
-
 TEST(SchemaCli, RuleDocumentationExamplesBehaveAsDocumented) {
   size_t checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(torchabi::e2e::source_dir() + "/rules/checks")) {
