@@ -39,16 +39,51 @@ std::string strip_newlines(std::string s) {
   return s;
 }
 
+// A kernel's exception as C++ and as Python see it.
+struct Thrown {
+  std::string cxx;  // "std::invalid_argument: message", or "int"
+  PythonError python;
+};
+
+Thrown thrown_by(const Attempt& a, const ExceptionContext& ex) {
+  const rt::CallOutcome& o = a.outcome;
+  const std::string type = o.thrown.name.empty() ? "an exception" : o.thrown.name;
+  return {o.thrown_is_std ? type + ": " + strip_newlines(*o.exception) : type,
+          python_error_for(o.thrown, *o.exception, *ex.rules)};
+}
+
+std::string python_caller_gets(const Thrown& t, const ExceptionContext& ex) {
+  return "a Python caller of torch " + ex.release + " gets " + strip_newlines(t.python.str());
+}
+
+// A non-std exception loses its message on the way to Python, whatever the inputs.
+ProtoFinding non_std_finding(const Thrown& t, const std::string& op, const std::string& context,
+                             const ExceptionContext& ex) {
+  return finding("runtime-non-std-exception", op,
+                 context + "the kernel of " + op + " threw " + t.cxx + ", which is not a std::exception: " +
+                     python_caller_gets(t, ex) + ", without the kernel's message",
+                 "throw std::runtime_error (STD_TORCH_CHECK) or another std::exception subclass, so Python gets "
+                 "the message");
+}
+
 // Findings for a completed call whose outcome is not compared with a case.
 void add_outcome_findings(const Attempt& a, const std::string& op, const std::string& context, bool smoke,
-                          std::vector<ProtoFinding>& out) {
+                          const ExceptionContext& ex, std::vector<ProtoFinding>& out) {
   out.insert(out.end(), a.events.findings.begin(), a.events.findings.end());
   if (a.outcome.exception) {
+    const Thrown t = thrown_by(a, ex);
+    if (!a.outcome.thrown_is_std) {
+      ProtoFinding f = non_std_finding(t, op, context, ex);
+      for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
+      out.push_back(std::move(f));
+      return;
+    }
     ProtoFinding f = finding("runtime-kernel-exception", op,
-                             context + "the kernel of " + op + " threw: " + strip_newlines(*a.outcome.exception),
+                             context + "the kernel of " + op + " threw " + t.cxx,
                              smoke ? "smoke inputs are guesses from the schema; give this op a case file with inputs it "
                                      "accepts (and `expect: {error: ...}` where an error is intended)"
                                    : "fix the kernel, or expect the error in the case file with `expect: {error: ...}`");
+    f.notes.push_back(python_caller_gets(t, ex));
     for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
     if (smoke) f.severity = findings::Severity::Note;
     out.push_back(std::move(f));
@@ -61,6 +96,11 @@ void add_outcome_findings(const Attempt& a, const std::string& op, const std::st
     for (size_t i = 1; i < a.events.shim_errors.size(); ++i) f.notes.push_back(a.events.shim_errors[i]);
     out.push_back(std::move(f));
   }
+}
+
+std::optional<PythonError> python_error_of(const Attempt& a, const ExceptionContext& ex) {
+  if (!a.outcome.exception) return std::nullopt;
+  return thrown_by(a, ex).python;
 }
 
 bool unconvertible(const OpInfo& op, std::vector<ProtoFinding>& out, const std::string& context) {
@@ -108,7 +148,7 @@ std::vector<PlannedCase> plan_cases(const RegistrationReport& regs, const CaseFi
   return out;
 }
 
-CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile* cases) {
+CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile* cases, const ExceptionContext& ex) {
   CaseOutcome out;
   const OpInfo& op = *c.op;
   const std::string qn = op.sig.qualified();
@@ -140,14 +180,15 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
     for (int32_t dtype : smoke_dtypes()) {
       Attempt a = attempt(runtime, op, smoke_arguments(op.sig, dtype), context);
       if (!a.outcome.exception) {
-        add_outcome_findings(a, qn, context, true, out.findings);
+        add_outcome_findings(a, qn, context, true, ex, out.findings);
         out.status = std::string(out.findings.empty() ? "passed" : "failed") + " (smoke, " +
                      rt::dtype_info(dtype).name + " inputs)";
         return out;
       }
       if (!have_first) first = std::move(a), have_first = true;
     }
-    add_outcome_findings(first, qn, context, true, out.findings);
+    add_outcome_findings(first, qn, context, true, ex, out.findings);
+    out.python_error = python_error_of(first, ex);
     out.status = "inputs rejected (smoke)";
     return out;
   }
@@ -167,14 +208,21 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
                                      context + qn + " returned normally, but the case expects an error" +
                                          (want.empty() ? "" : " containing \"" + want + "\""),
                                      "make the kernel reject these inputs (STD_TORCH_CHECK), or fix the expectation"));
-    } else if (a.outcome.exception->find(want) == std::string::npos) {
-      out.findings.push_back(finding("runtime-output-mismatch", qn,
-                                     context + qn + " threw \"" + strip_newlines(*a.outcome.exception) +
-                                         "\", but the case expects an error containing \"" + want + "\"",
-                                     "make the kernel's message say what the case expects, or fix the expectation"));
+    } else {
+      // The case states what a Python caller sees: a non-std exception's message is lost.
+      const Thrown t = thrown_by(a, ex);
+      out.python_error = t.python;
+      if (!a.outcome.thrown_is_std) out.findings.push_back(non_std_finding(t, qn, context, ex));
+      if (t.python.message.find(want) == std::string::npos)
+        out.findings.push_back(finding("runtime-output-mismatch", qn,
+                                       context + qn + " threw \"" + strip_newlines(t.python.message) +
+                                           "\", but the case expects an error containing \"" + want + "\"",
+                                       "make the kernel's message say what the case expects, or fix the "
+                                       "expectation"));
     }
   } else {
-    add_outcome_findings(a, qn, context, false, out.findings);
+    add_outcome_findings(a, qn, context, false, ex, out.findings);
+    out.python_error = python_error_of(a, ex);
     if (a.outcome.outputs_valid && c.spec->expects_outputs) {
       for (const auto& m : compare_outputs(a.outcome.outputs, c.spec->expect_outputs, op.sig, at)) {
         ProtoFinding f = finding("runtime-output-mismatch", qn, context + qn + ": " + m.message,

@@ -4,10 +4,12 @@
 // outputs that differ from the expectation — into findings.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/driver/python_errors.h"
 #include "analyzers/runtime/driver/registrations.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "analyzers/runtime/shim/control.h"
@@ -26,9 +28,16 @@ std::vector<PlannedCase> plan_cases(const RegistrationReport& regs, const CaseFi
 struct CaseOutcome {
   std::string status;  // "passed", "failed", "not run: ..."
   std::vector<ProtoFinding> findings;
+  std::optional<PythonError> python_error;  // what a Python caller of torch gets, when the kernel threw
+};
+
+// What a call's exceptions become in the emulated release's Python.
+struct ExceptionContext {
+  std::string release;  // "2.14"
+  const std::vector<PythonErrorRule>* rules = nullptr;
 };
 
 // Throws InputError when the case's inputs or expectations do not fit the op.
-CaseOutcome run_case(runtime::Control& rt, const PlannedCase& c, const CaseFile* cases);
+CaseOutcome run_case(runtime::Control& rt, const PlannedCase& c, const CaseFile* cases, const ExceptionContext& ex);
 
 }  // namespace torchabi::runtime_driver

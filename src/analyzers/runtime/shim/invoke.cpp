@@ -111,8 +111,11 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
     out.returned = true;
   } catch (const std::exception& e) {
     out.exception = e.what();
+    out.thrown = current_thrown_type();
+    out.thrown_is_std = true;
   } catch (...) {
-    out.exception = "an exception that is not a std::exception";
+    out.exception = "";
+    out.thrown = current_thrown_type();
   }
   active.depth = depth;
   std::vector<StableIValue> after(stack, stack + n);
