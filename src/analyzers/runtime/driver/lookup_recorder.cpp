@@ -18,6 +18,10 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <utility>
+
+// 64-bit only, like every library torchabi reads (inputs/elf_view.h).
+static_assert(sizeof(void*) == 8);
 
 namespace torchabi::runtime_driver {
 namespace {
@@ -124,8 +128,8 @@ std::string record_name_lookups(void* extension_handle) {
     if (!tables[t]) continue;
     for (size_t i = 0; i < sizes[t] / sizeof(ElfW(Rela)); ++i) {
       const ElfW(Rela)& r = tables[t][i];
-      if (!is_symbol_slot(ELFW(R_TYPE)(r.r_info))) continue;
-      const ElfW(Sym)& sym = symtab[ELFW(R_SYM)(r.r_info)];
+      if (!is_symbol_slot(ELF64_R_TYPE(r.r_info))) continue;
+      const ElfW(Sym)& sym = symtab[ELF64_R_SYM(r.r_info)];
       if (std::strcmp(strtab + sym.st_name, "dlsym") != 0) continue;
       auto* slot = reinterpret_cast<void**>(s.base + r.r_offset);
       if (!write_slot(slot, reinterpret_cast<void*>(&torchabi_recording_dlsym), s))
