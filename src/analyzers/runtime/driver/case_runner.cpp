@@ -2,6 +2,7 @@
 
 #include "analyzers/runtime/driver/compare.h"
 #include "analyzers/runtime/driver/event_findings.h"
+#include "analyzers/runtime/driver/kernel_exceptions.h"
 #include "analyzers/runtime/driver/values.h"
 #include "common/input_error.h"
 
@@ -39,41 +40,14 @@ std::string strip_newlines(std::string s) {
   return s;
 }
 
-// A kernel's exception as C++ and as Python see it.
-struct Thrown {
-  std::string cxx;  // "std::invalid_argument: message", or "int"
-  PythonError python;
-};
-
-Thrown thrown_by(const Attempt& a, const ExceptionContext& ex) {
-  const rt::CallOutcome& o = a.outcome;
-  const std::string type = o.thrown.name.empty() ? "an exception" : o.thrown.name;
-  return {o.thrown_is_std ? type + ": " + strip_newlines(*o.exception) : type,
-          python_error_for(o.thrown, *o.exception, *ex.rules)};
-}
-
-std::string python_caller_gets(const Thrown& t, const ExceptionContext& ex) {
-  return "a Python caller of torch " + ex.release + " gets " + strip_newlines(t.python.str());
-}
-
-// A non-std exception loses its message on the way to Python, whatever the inputs.
-ProtoFinding non_std_finding(const Thrown& t, const std::string& op, const std::string& context,
-                             const ExceptionContext& ex) {
-  return finding("runtime-non-std-exception", op,
-                 context + "the kernel of " + op + " threw " + t.cxx + ", which is not a std::exception: " +
-                     python_caller_gets(t, ex) + ", without the kernel's message",
-                 "throw std::runtime_error (STD_TORCH_CHECK) or another std::exception subclass, so Python gets "
-                 "the message");
-}
-
 // Findings for a completed call whose outcome is not compared with a case.
 void add_outcome_findings(const Attempt& a, const std::string& op, const std::string& context, bool smoke,
                           const ExceptionContext& ex, std::vector<ProtoFinding>& out) {
   out.insert(out.end(), a.events.findings.begin(), a.events.findings.end());
   if (a.outcome.exception) {
-    const Thrown t = thrown_by(a, ex);
+    const Thrown t = describe_thrown(a.outcome, ex);
     if (!a.outcome.thrown_is_std) {
-      ProtoFinding f = non_std_finding(t, op, context, ex);
+      ProtoFinding f = non_std_exception_finding(t, op, context, ex);
       for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
       out.push_back(std::move(f));
       return;
@@ -100,7 +74,7 @@ void add_outcome_findings(const Attempt& a, const std::string& op, const std::st
 
 std::optional<PythonError> python_error_of(const Attempt& a, const ExceptionContext& ex) {
   if (!a.outcome.exception) return std::nullopt;
-  return thrown_by(a, ex).python;
+  return describe_thrown(a.outcome, ex).python;
 }
 
 bool unconvertible(const OpInfo& op, std::vector<ProtoFinding>& out, const std::string& context) {
@@ -210,9 +184,9 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
                                      "make the kernel reject these inputs (STD_TORCH_CHECK), or fix the expectation"));
     } else {
       // The case states what a Python caller sees: a non-std exception's message is lost.
-      const Thrown t = thrown_by(a, ex);
+      const Thrown t = describe_thrown(a.outcome, ex);
       out.python_error = t.python;
-      if (!a.outcome.thrown_is_std) out.findings.push_back(non_std_finding(t, qn, context, ex));
+      if (!a.outcome.thrown_is_std) out.findings.push_back(non_std_exception_finding(t, qn, context, ex));
       if (t.python.message.find(want) == std::string::npos)
         out.findings.push_back(finding("runtime-output-mismatch", qn,
                                        context + qn + " threw \"" + strip_newlines(t.python.message) +

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analyzers/runtime/driver/cases.h"
-#include "analyzers/runtime/driver/python_errors.h"
+#include "analyzers/runtime/driver/kernel_exceptions.h"
 #include "analyzers/runtime/driver/registrations.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "analyzers/runtime/shim/control.h"
@@ -29,12 +29,6 @@ struct CaseOutcome {
   std::string status;  // "passed", "failed", "not run: ..."
   std::vector<ProtoFinding> findings;
   std::optional<PythonError> python_error;  // what a Python caller of torch gets, when the kernel threw
-};
-
-// What a call's exceptions become in the emulated release's Python.
-struct ExceptionContext {
-  std::string release;  // "2.14"
-  const std::vector<PythonErrorRule>* rules = nullptr;
 };
 
 // Throws InputError when the case's inputs or expectations do not fit the op.
