@@ -14,8 +14,9 @@ built exactly as `torchabi run` builds them, including `random`
 
 R.json: one entry per extension: {"so", "load": {"ok", "error"}, "ops": {name:
 {"schema", "keys"}}, "cases": [{"name", "op", "outcome": ok|error|crash|timeout,
-"error", "outputs", "expectation": null or why the case file's expectation
-disagrees with real torch}]}.
+"error", "error_type" (the Python exception's class name), "error_message",
+"outputs", "expectation": null or why the case file's expectation disagrees
+with real torch}]}.
 """
 import argparse
 import json
@@ -341,7 +342,8 @@ def execute(torch, case):
         results = [] if len(rets) == 0 else [result] if len(rets) == 1 else list(result)
         return {"outcome": "ok", "outputs": [describe(torch, x) for x in results]}
     except Exception as e:  # noqa: BLE001 - any failure is the outcome
-        return {"outcome": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0][:500]}
+        return {"outcome": "error", "error": f"{type(e).__name__}: {e}".splitlines()[0][:500],
+                "error_type": type(e).__name__, "error_message": str(e)[:2000]}
 
 
 def run_case(torch, case, timeout, isolate):

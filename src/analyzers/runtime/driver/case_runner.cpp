@@ -4,6 +4,7 @@
 #include "analyzers/runtime/driver/event_findings.h"
 #include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/schema_types.h"
+#include "analyzers/runtime/driver/kernel_exceptions.h"
 #include "analyzers/runtime/driver/values.h"
 #include "common/input_error.h"
 
@@ -59,15 +60,23 @@ std::string strip_newlines(std::string s) {
 
 // Findings for a completed call whose outcome is not compared with a case.
 void add_outcome_findings(const Attempt& a, const std::string& op, const std::string& context, bool smoke,
-                          std::vector<ProtoFinding>& out) {
+                          const ExceptionContext& ex, std::vector<ProtoFinding>& out) {
   out.insert(out.end(), a.events.findings.begin(), a.events.findings.end());
   out.insert(out.end(), a.effects.findings.begin(), a.effects.findings.end());
   if (a.outcome.exception) {
+    const Thrown t = describe_thrown(a.outcome, ex);
+    if (!a.outcome.thrown_is_std) {
+      ProtoFinding f = non_std_exception_finding(t, op, context, ex);
+      for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
+      out.push_back(std::move(f));
+      return;
+    }
     ProtoFinding f = finding("runtime-kernel-exception", op,
-                             context + "the kernel of " + op + " threw: " + strip_newlines(*a.outcome.exception),
+                             context + "the kernel of " + op + " threw " + t.cxx,
                              smoke ? "smoke inputs are guesses from the schema; give this op a case file with inputs it "
                                      "accepts (and `expect: {error: ...}` where an error is intended)"
                                    : "fix the kernel, or expect the error in the case file with `expect: {error: ...}`");
+    f.notes.push_back(python_caller_gets(t, ex));
     for (const auto& e : a.events.shim_errors) f.notes.push_back("before it threw: " + e);
     if (smoke) f.severity = findings::Severity::Note;
     out.push_back(std::move(f));
@@ -80,6 +89,11 @@ void add_outcome_findings(const Attempt& a, const std::string& op, const std::st
     for (size_t i = 1; i < a.events.shim_errors.size(); ++i) f.notes.push_back(a.events.shim_errors[i]);
     out.push_back(std::move(f));
   }
+}
+
+std::optional<PythonError> python_error_of(const Attempt& a, const ExceptionContext& ex) {
+  if (!a.outcome.exception) return std::nullopt;
+  return describe_thrown(a.outcome, ex).python;
 }
 
 bool unconvertible(const OpInfo& op, std::vector<ProtoFinding>& out, const std::string& context) {
@@ -138,7 +152,7 @@ std::vector<PlannedCase> plan_cases(const RegistrationReport& regs, const CaseFi
   return out;
 }
 
-CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile* cases) {
+CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile* cases, const ExceptionContext& ex) {
   CaseOutcome out;
   const OpInfo& op = *c.op;
   const std::string qn = op.sig.qualified();
@@ -172,7 +186,7 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
     for (int32_t dtype : smoke_dtypes()) {
       Attempt a = attempt(runtime, op, smoke_arguments(op.sig, dtype), context);
       if (!a.outcome.exception) {
-        add_outcome_findings(a, qn, context, true, out.findings);
+        add_outcome_findings(a, qn, context, true, ex, out.findings);
         note_effects(a, out);
         out.status = std::string(out.findings.empty() ? "passed" : "failed") + " (smoke, " +
                      rt::dtype_info(dtype).name + " inputs)";
@@ -180,7 +194,8 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
       }
       if (!have_first) first = std::move(a), have_first = true;
     }
-    add_outcome_findings(first, qn, context, true, out.findings);
+    add_outcome_findings(first, qn, context, true, ex, out.findings);
+    out.python_error = python_error_of(first, ex);
     out.status = "inputs rejected (smoke)";
     return out;
   }
@@ -200,14 +215,21 @@ CaseOutcome run_case(rt::Control& runtime, const PlannedCase& c, const CaseFile*
                                      context + qn + " returned normally, but the case expects an error" +
                                          (want.empty() ? "" : " containing \"" + want + "\""),
                                      "make the kernel reject these inputs (STD_TORCH_CHECK), or fix the expectation"));
-    } else if (a.outcome.exception->find(want) == std::string::npos) {
-      out.findings.push_back(finding("runtime-output-mismatch", qn,
-                                     context + qn + " threw \"" + strip_newlines(*a.outcome.exception) +
-                                         "\", but the case expects an error containing \"" + want + "\"",
-                                     "make the kernel's message say what the case expects, or fix the expectation"));
+    } else {
+      // The case states what a Python caller sees: a non-std exception's message is lost.
+      const Thrown t = describe_thrown(a.outcome, ex);
+      out.python_error = t.python;
+      if (!a.outcome.thrown_is_std) out.findings.push_back(non_std_exception_finding(t, qn, context, ex));
+      if (t.python.message.find(want) == std::string::npos)
+        out.findings.push_back(finding("runtime-output-mismatch", qn,
+                                       context + qn + " threw \"" + strip_newlines(t.python.message) +
+                                           "\", but the case expects an error containing \"" + want + "\"",
+                                       "make the kernel's message say what the case expects, or fix the "
+                                       "expectation"));
     }
   } else {
-    add_outcome_findings(a, qn, context, false, out.findings);
+    add_outcome_findings(a, qn, context, false, ex, out.findings);
+    out.python_error = python_error_of(a, ex);
     note_effects(a, out);
     if (a.outcome.outputs_valid && c.spec->expects_outputs) {
       for (const auto& m : compare_outputs(a.outcome.outputs, c.spec->expect_outputs, op.sig, at)) {

@@ -4,10 +4,12 @@
 // outputs that differ from the expectation — into findings.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/driver/kernel_exceptions.h"
 #include "analyzers/runtime/driver/registrations.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "analyzers/runtime/shim/control.h"
@@ -29,9 +31,10 @@ struct CaseOutcome {
   bool completed = false;                    // the kernel returned normally
   std::vector<std::string> mutable_args;     // the op's (a!) arguments
   std::vector<std::string> written_mutable;  // those this call changed
+  std::optional<PythonError> python_error;  // what a Python caller of torch gets, when the kernel threw
 };
 
 // Throws InputError when the case's inputs or expectations do not fit the op.
-CaseOutcome run_case(runtime::Control& rt, const PlannedCase& c, const CaseFile* cases);
+CaseOutcome run_case(runtime::Control& rt, const PlannedCase& c, const CaseFile* cases, const ExceptionContext& ex);
 
 }  // namespace torchabi::runtime_driver

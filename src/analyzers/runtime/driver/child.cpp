@@ -6,6 +6,7 @@
 #include "analyzers/runtime/driver/case_runner.h"
 #include "analyzers/runtime/driver/event_findings.h"
 #include "analyzers/runtime/driver/fault_handler.h"
+#include "analyzers/runtime/driver/lookup_recorder.h"
 #include "analyzers/runtime/driver/registrations.h"
 #include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
@@ -61,10 +62,12 @@ void run_child(const ChildPlan& plan) {
 
   // The extension's static initialisers run here: STABLE_TORCH_LIBRARY blocks register.
   set_current_case(-1);
-  if (!dlopen(plan.extension.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+  void* extension = dlopen(plan.extension.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!extension) {
     send(fd, {{"t", "load_failed"}, {"message", dlerror()}});
     finish(fd, 0);
   }
+  const std::string unrecorded = record_name_lookups(extension);
   rt::Registrations regs = runtime.registrations();
   RegistrationReport report = analyze_registrations(regs);
   EventFindings load_events = findings_from_events(runtime.drain_events(), "", "while loading: ");
@@ -77,6 +80,7 @@ void run_child(const ChildPlan& plan) {
     fs.insert(fs.end(), load_events.findings.begin(), load_events.findings.end());
     json facts = json::array();
     for (const auto& [k, v] : report.facts) facts.push_back({k, v});
+    if (!unrecorded.empty()) facts.push_back({"looked up by name", "not observed: " + unrecorded});
     send(fd, {{"t", "loaded"}, {"facts", facts}, {"findings", findings_json(fs)}});
   }
 
@@ -91,13 +95,16 @@ void run_child(const ChildPlan& plan) {
   for (const auto& c : planned) names.push_back({{"name", c.name}, {"op", c.op->sig.qualified()}});
   send(fd, {{"t", "plan"}, {"cases", names}});
 
+  const ExceptionContext exceptions{plan.release, &plan.python_errors};
   for (size_t i = plan.start; i < planned.size(); ++i) {
     set_current_case(static_cast<long>(i));
     send(fd, {{"t", "begin"}, {"case", i}});
     try {
-      CaseOutcome out = run_case(runtime, planned[i], plan.cases);
+      CaseOutcome out = run_case(runtime, planned[i], plan.cases, exceptions);
       json end = {{"t", "end"}, {"case", i}, {"status", out.status}, {"findings", findings_json(out.findings)}};
       if (out.completed) end["effects"] = {{"mutable", out.mutable_args}, {"written", out.written_mutable}};
+      if (out.python_error) end["python_error"] = {out.python_error->type, out.python_error->message};
+      for (const auto& l : take_name_lookups()) end["lookups"].push_back({l.name, l.found});
       send(fd, end);
     } catch (const InputError& e) {
       send(fd, {{"t", "input_error"}, {"input", e.input()}, {"message", e.what()}});

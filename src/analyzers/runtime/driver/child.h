@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzers/runtime/driver/cases.h"
+#include "analyzers/runtime/driver/python_errors.h"
 #include "analyzers/runtime/shim/op_table.h"
 #include "analyzers/runtime/shim/value.h"
 
@@ -18,6 +19,8 @@ struct ChildPlan {
   std::string extension;                 // path of the .so
   std::string runtime_library;           // libtorchabi-runtime-X.Y.so
   uint64_t abi_version = 0;              // what aoti_torch_abi_version() reports
+  std::string release;                   // "2.14", for what findings say about it
+  std::vector<PythonErrorRule> python_errors;  // rules/runtime/kernel_exceptions.tsv
   std::vector<runtime::OpSignature> aten;
   runtime::SchemaLookup aten_lookup;     // every other ATen op (make_aten_schema_lookup)
   const CaseFile* cases = nullptr;       // null: smoke mode

@@ -21,6 +21,8 @@
 #include "analyzers/runtime/driver/cases.h"
 #include "analyzers/runtime/driver/child.h"
 #include "analyzers/runtime/driver/extension_imports.h"
+#include "analyzers/runtime/driver/name_lookups.h"
+#include "analyzers/runtime/driver/python_errors.h"
 #include "analyzers/runtime/driver/run_extension.h"
 #include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/signatures.h"
@@ -92,6 +94,12 @@ std::string tail_of(int memfd, size_t max_lines) {
   std::string out;
   for (const auto& l : lines) out += (out.empty() ? "" : "\n") + l;
   return out;
+}
+
+std::string one_line(std::string s) {
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
 }
 
 class Supervisor {
@@ -212,6 +220,14 @@ private:
     } else if (t == "end") {
       size_t i = m.value("case", 0UL);
       r.status[i] = m.value("status", "");
+      if (m.contains("lookups"))
+        for (const auto& l : m["lookups"]) {
+          NameLookup n{l[0].get<std::string>(), l[1].get<bool>()};
+          if (std::none_of(lookups_.begin(), lookups_.end(), [&](const NameLookup& x) { return x.name == n.name; }))
+            lookups_.push_back(std::move(n));
+        }
+      if (m.contains("python_error")) python_errors_[i] = m["python_error"][0].get<std::string>() + ": " +
+                                                         m["python_error"][1].get<std::string>();
       for (const auto& f : m["findings"]) add(proto_from_json(f));
       if (m.contains("effects") && i < planned_.size())
         mutations_.record(planned_[i].value("op", ""), m["effects"]["mutable"].get<std::vector<std::string>>(),
@@ -379,6 +395,9 @@ private:
       else if (s.rfind("failed", 0) == 0 || s == "crashed" || s == "timed out") ++failed;
       else ++other;
       subject_.facts.emplace_back((plan_.cases ? "case " : "") + planned_[i].value("name", ""), s);
+      // A stable place for what real torch's Python raises (scripts/against-torch/compare.py reads it).
+      if (auto e = python_errors_.find(i); e != python_errors_.end())
+        subject_.facts.emplace_back("python error " + planned_[i].value("name", ""), one_line(e->second));
     }
     const char* noun = plan_.cases ? (planned_.size() == 1 ? " case" : " cases")
                                    : (planned_.size() == 1 ? " smoke call" : " smoke calls");
@@ -397,6 +416,12 @@ private:
   std::vector<json> planned_;
   std::map<size_t, std::string> status_;
   MutationTally mutations_;
+  std::map<size_t, std::string> python_errors_;  // "ValueError: message" of calls whose kernel threw
+
+public:
+  std::vector<NameLookup> lookups_;  // names the extension looked up with dlsym, in first-lookup order
+
+private:
   std::optional<InputError> pending_input_error_;
 
 public:
@@ -456,6 +481,8 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   plan.extension = fs::absolute(opts.extension).string();
   plan.runtime_library = locate_runtime_library(version, opts.runtime_dir);
   plan.abi_version = version.encoded();
+  plan.release = version.str();
+  plan.python_errors = load_python_error_rules(inputs::RulesSource::current());
   plan.aten = load_aten_signatures(inputs::RulesSource::current());
   plan.aten_lookup = make_aten_schema_lookup(inputs::RulesSource::current());
   plan.cases = cases ? &*cases : nullptr;
@@ -505,6 +532,11 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   Supervisor sup(opts, std::move(plan), report, subject);
   sup.missing_ = missing;
   sup.run();
+  if (subject.verdict != "NOT LOADED")
+    for (auto& fact : name_lookup_facts(sup.lookups_, functions_named_in_strings(opts.extension, imports.undefined,
+                                                                                 catalog),
+                                        catalog, version))
+      subject.facts.push_back(std::move(fact));
   // A loaded extension whose calls passed still fails on an error-level finding
   // (a rejected registration, a missing symbol).
   if (subject.verdict == "PASSED") {

@@ -122,8 +122,11 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
     out.returned = true;
   } catch (const std::exception& e) {
     out.exception = e.what();
+    out.thrown = current_thrown_type();
+    out.thrown_is_std = true;
   } catch (...) {
-    out.exception = "an exception that is not a std::exception";
+    out.exception = "";
+    out.thrown = current_thrown_type();
   }
   active.depth = depth;
   std::vector<StableIValue> after(stack, stack + n);
@@ -180,7 +183,9 @@ CallOutcome invoke_kernel(BoxedKernel fn, const OpSignature& sig, const std::vec
         continue;
       }
       if (auto why = libtorch_rejects(v, ret.type)) {
-        out.exception = *why;
+        out.exception = *why;  // libtorch's TORCH_CHECK raises c10::Error
+        out.thrown = {"c10::Error", {"c10::Error", "std::exception"}};
+        out.thrown_is_std = true;
         out.outputs_valid = false;
         continue;
       }

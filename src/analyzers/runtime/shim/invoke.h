@@ -13,13 +13,16 @@
 #include <vector>
 
 #include "analyzers/runtime/shim/abi_types.h"
+#include "analyzers/runtime/shim/thrown_type.h"
 #include "analyzers/runtime/shim/value.h"
 
 namespace torchabi::runtime {
 
 struct CallOutcome {
   bool returned = false;                 // the kernel returned (no exception)
-  std::optional<std::string> exception;  // what() of an exception that escaped it
+  std::optional<std::string> exception;  // what() of an exception that escaped it (empty: not a std::exception)
+  ThrownType thrown;                     // its dynamic type, when one escaped
+  bool thrown_is_std = false;            // it derives from std::exception
   bool outputs_valid = false;            // every return slot decoded
   std::vector<Value> outputs;
 };

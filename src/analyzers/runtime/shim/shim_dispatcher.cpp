@@ -92,7 +92,9 @@ AOTITorchError call_dispatcher(const char* op_name, const char* overload_name, S
         return fail(EventKind::ShimError, fn, "called " + qualified + ", which has no kernel a CPU call reaches",
                     "Could not run '" + qualified + "' with arguments from the 'CPU' backend");
       CallOutcome o = invoke_kernel(impl->fn, *sig, args);
-      if (o.exception) throw std::runtime_error(*o.exception);
+      if (o.exception)
+        throw std::runtime_error(o.thrown_is_std ? *o.exception
+                                                 : "an exception that is not a std::exception (" + o.thrown.name + ")");
       if (!o.outputs_valid) throw std::runtime_error(qualified + " did not return its declared outputs");
       results = std::move(o.outputs);
     }
