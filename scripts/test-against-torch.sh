@@ -213,9 +213,13 @@ mkdir -p "$work/opcheck"
 cp "$root/scripts/against-torch/opcheck.py" "$work/"
 for so in "$work"/ext/*.so; do
   name=$(basename "$so" .so)
-  case $name in aten_probe|types_probe) continue ;; esac
+  probe_env=""
+  case $name in
+    types_probe) continue ;;
+    aten_probe) probe_env="TORCHABI_ATEN_PROBE_OPS=$work_in/aten_ops.tsv" ;;  # its ops come from the list
+  esac
   $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
-    chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp timeout 300 python3 $work_in/opcheck.py \
+    chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp $probe_env timeout 300 python3 $work_in/opcheck.py \
       --run $work_in/ext/$name.so --out $work_in/opcheck/$name.json --cases-dir $work_in/opcheck" \
     >/dev/null 2>&1 || true
 done

@@ -108,6 +108,12 @@ def run(a):
     results = {}
     for so in a.run:
         name = os.path.basename(so)[:-3]
+        # A static initializer that hangs or crashes must not take this process:
+        # try the load in a child first (it is deterministic).
+        probe = in_child(lambda: (torch.ops.load_library(so), {"outcome": "ok"})[1])
+        if probe.get("outcome") != "ok":
+            results[name] = {"load_error": probe.get("message", probe.get("outcome", ""))}
+            continue
         before = set(torch._C._dispatch_get_all_op_names())
         try:
             torch.ops.load_library(so)
@@ -124,34 +130,38 @@ def run(a):
             except AttributeError:
                 continue
 
-            def attempt(inputs, check):
-                def go():
-                    args, kwargs = tr.call_args(torch, op._schema, inputs)
-                    if not check:
+            def smoke_then_opcheck():
+                # One child per op: the first dtype the op accepts, then opcheck on fresh inputs.
+                for dtype in DTYPES:
+                    try:
+                        inputs = smoke_inputs(op._schema, dtype)
+                    except ValueError:
+                        return {"outcome": "unsupported"}
+                    try:
+                        args, kwargs = tr.call_args(torch, op._schema, inputs)
                         op(*args, **kwargs)
-                        return {"outcome": "ok"}
+                    except Exception:  # noqa: BLE001 - the op rejects these inputs: try the next dtype
+                        continue
+                    args, kwargs = tr.call_args(torch, op._schema, inputs)
                     try:
                         torch.library.opcheck(op, args, kwargs, test_utils=("test_schema",))
-                        return {"outcome": "pass"}
+                        verdict = {"outcome": "pass"}
                     except Exception as e:  # noqa: BLE001 - opcheck's verdict
-                        return {"outcome": "fail", "message": str(e).replace("\n", " ")[:400]}
-                return in_child(go)
+                        verdict = {"outcome": "fail", "message": str(e).replace("\n", " ")[:400]}
+                    return dict(verdict, dtype=dtype, inputs=inputs)
+                return {"outcome": "rejected"}
 
-            for dtype in DTYPES:
-                try:
-                    inputs = smoke_inputs(op._schema, dtype)
-                except ValueError:
-                    break
-                if attempt(inputs, False)["outcome"] != "ok":
-                    continue
-                case = f"opcheck {qualified} {dtype}"
-                cases.append({"name": case, "op": qualified, "inputs": inputs})
-                per_op[qualified] = dict(attempt(inputs, True), case=case)
-                break
+            verdict = in_child(smoke_then_opcheck)
+            if "inputs" not in verdict:
+                continue
+            case = f"opcheck {qualified} {verdict['dtype']}"
+            cases.append({"name": case, "op": qualified, "inputs": verdict.pop("inputs")})
+            per_op[qualified] = dict(verdict, case=case)
         path = os.path.join(a.cases_dir, name + ".opcheck.yaml")
         with open(path, "w") as f:
             yaml.safe_dump({"cases": cases}, f, default_flow_style=None, sort_keys=False, width=200)
-        results[name] = {"so": so, "cases": path, "ops": per_op}
+        env = {k: v for k, v in os.environ.items() if k.startswith("TORCHABI_")}  # the probes' op lists
+        results[name] = {"so": so, "cases": path, "ops": per_op, "env": env}
     with open(a.out, "w") as f:
         json.dump(results, f, indent=1)
     return 0
@@ -169,8 +179,10 @@ def compare(a):
         so = os.path.join(a.work, os.path.relpath(rec["so"], a.chroot_work))
         cases = os.path.join(a.work, os.path.relpath(rec["cases"], a.chroot_work))
         out = os.path.join(a.work, name + ".opcheck.torchabi.json")
+        env = dict(os.environ, **{k: os.path.join(a.work, os.path.relpath(v, a.chroot_work))
+                                  for k, v in rec.get("env", {}).items()})
         p = subprocess.run([a.torchabi, "run", so, "--cases", cases, "--format", "json", "-o", out],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         if p.returncode not in (0, 1):
             print(f"DISAGREE {name}: torchabi could not run it: {p.stderr.strip()}")
             disagree += 1
@@ -181,7 +193,10 @@ def compare(a):
         for fd in report["findings"]:
             if fd["rule"] in CHECKED:
                 found.setdefault(fd["location"].get("symbol"), set()).add(fd["rule"])
+        facts = report["subjects"][0].get("facts", {}) if report.get("subjects") else {}
         for op, verdict in sorted(rec["ops"].items()):
+            if facts.get("case " + verdict["case"]) in ("crashed", "timed out"):
+                continue  # the call never completed in torchabi: nothing to compare
             want = None
             if verdict["outcome"] == "fail":
                 want = next((rule for text, rule in RULES.items() if text in verdict["message"]), None)

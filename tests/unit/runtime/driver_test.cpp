@@ -254,7 +254,7 @@ TEST(RuntimeDriver, MutationsAreCheckedOnCasesToo) {
 TEST(RuntimeDriver, DeclaredAliasThatDoesNotAliasAndUnwrittenMutable) {
   EXPECT_THAT(run("bad_alias_not_aliasing").lines,
               ElementsAre("runtime-alias-not-aliasing | bad_view::flat | smoke call: bad_view::flat: return 0 is "
-                          "declared `Tensor(a)`, a view of argument 'self', but shares no storage with it",
+                          "declared `Tensor(a)`, a view of argument 'self', but this call returned new memory",
                           "runtime-mutation-never-seen | bad_view::flat | bad_view::flat declares argument 'other' "
                           "mutable (`(a!)`), but its only completed call changed it"));
 }
