@@ -211,6 +211,11 @@ fi
 phase "opcheck: runtime-undeclared-mutation/-alias/-returns-input against real torch.library.opcheck"
 mkdir -p "$work/opcheck"
 cp "$root/scripts/against-torch/opcheck.py" "$work/"
+opcheck_one() {  # NAME [VAR=VALUE]: one extension in its own process; failures show in the comparison
+  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+    chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp $2 timeout 300 python3 $work_in/opcheck.py \
+      --run $work_in/ext/$1.so --out $work_in/opcheck/$1.json --cases-dir $work_in/opcheck" >/dev/null 2>&1 || true
+}
 for so in "$work"/ext/*.so; do
   name=$(basename "$so" .so)
   probe_env=""
@@ -218,11 +223,10 @@ for so in "$work"/ext/*.so; do
     types_probe) continue ;;
     aten_probe) probe_env="TORCHABI_ATEN_PROBE_OPS=$work_in/aten_ops.tsv" ;;  # its ops come from the list
   esac
-  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
-    chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp $probe_env timeout 300 python3 $work_in/opcheck.py \
-      --run $work_in/ext/$name.so --out $work_in/opcheck/$name.json --cases-dir $work_in/opcheck" \
-    >/dev/null 2>&1 || true
+  throttle
+  opcheck_one "$name" "$probe_env" &
 done
+wait
 python3 "$root/scripts/against-torch/opcheck.py" --compare "$work"/opcheck/*.json --torchabi "$torchabi" \
   --work "$work" --chroot-work "$work_in" || status=1
 # 5. `audit --torch` against real loading: legacy extensions built against

@@ -10,6 +10,7 @@
 #include "analyzers/runtime/driver/cases.h"
 #include "analyzers/runtime/driver/compare.h"
 #include "analyzers/runtime/driver/signatures.h"
+#include "parsed_signature.h"
 #include "analyzers/runtime/driver/values.h"
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
@@ -40,11 +41,7 @@ std::string load_error(const std::string& text) {
   return "<no error>";
 }
 
-rt::OpSignature sig(const std::string& schema) {
-  auto s = rd::signature_from_schema(schema, "t");
-  if (auto* err = std::get_if<std::string>(&s)) throw std::runtime_error(*err);
-  return std::get<rt::OpSignature>(s);
-}
+rt::OpSignature sig(const std::string& schema) { return runtime_test::parsed_signature(schema); }
 
 TEST(RuntimeCases, ReadsCasesWithInputsAndExpectations) {
   std::string p = write_temp(

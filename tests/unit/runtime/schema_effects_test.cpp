@@ -4,17 +4,14 @@
 
 #include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/signatures.h"
+#include "parsed_signature.h"
 
 namespace {
 
 namespace rd = torchabi::runtime_driver;
 namespace rt = torchabi::runtime;
 
-rt::OpSignature sig(const std::string& schema) {
-  auto s = rd::signature_from_schema(schema, "t");
-  if (auto* err = std::get_if<std::string>(&s)) throw std::runtime_error(*err);
-  return std::get<rt::OpSignature>(s);
-}
+rt::OpSignature sig(const std::string& schema) { return runtime_test::parsed_signature(schema); }
 
 rt::Value tensor(double first) {
   rt::Tensor t = rt::make_tensor({3}, rt::dtype::kFloat32);

@@ -8,6 +8,7 @@
 
 #include "analyzers/runtime/driver/schema_types.h"
 #include "analyzers/runtime/driver/signatures.h"
+#include "parsed_signature.h"
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
 
@@ -16,11 +17,7 @@ namespace {
 namespace rd = torchabi::runtime_driver;
 namespace rt = torchabi::runtime;
 
-rt::OpSignature sig(const std::string& schema) {
-  auto s = rd::signature_from_schema(schema, "t");
-  if (auto* err = std::get_if<std::string>(&s)) throw std::runtime_error(*err);
-  return std::get<rt::OpSignature>(s);
-}
+rt::OpSignature sig(const std::string& schema) { return runtime_test::parsed_signature(schema); }
 
 TEST(RuntimeSchemaTypes, AliasesTakeTorchsReading) {
   const auto& table = rd::SchemaTypeTable::current();
