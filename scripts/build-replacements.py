@@ -123,7 +123,8 @@ def derive(stable, headeronly, ops, aliases):
             if enum == "ScalarType":
                 # c10::kFloat (DEFINE_CONSTANT in the legacy ScalarType.h) and its at:: spelling;
                 # the header-only headers have the enumerator only.
-                legacy = [f"c10::k{n}", f"at::k{n}"] + [f"torch::{a}" for a, t in aliases.items() if t == n]
+                # torch::kHalf too: torch/types.h brings namespace at into torch.
+                legacy = [f"c10::k{n}", f"at::k{n}", f"torch::k{n}"] + [f"torch::{a}" for a, t in aliases.items() if t == n]
                 out.append(entry(legacy, "variable", repl, since, "safe", header=header,
                                  note="The header-only headers have the enumerator, not the k-constant."))
     # DeviceType and Layout constants the header-only headers do define (kCPU, kStrided).
@@ -141,6 +142,27 @@ def derive(stable, headeronly, ops, aliases):
             out.append(entry([f"at::Tensor::{meth}", f"at::TensorBase::{meth}"], "method", r["name"],
                              release(r["since"]), "safe", style="same-method", header=r["header"],
                              note="The call is unchanged once the receiver is a torch::stable::Tensor."))
+    # ---- header-only twins of legacy classes: members spelled the same --------------
+    # c10::ArrayRef::vec -> HeaderOnlyArrayRef::vec, c10::Device::index -> torch::stable::Device::index:
+    # the call is unchanged once the object's type is the stable class.
+    twins = {"c10::HeaderOnlyArrayRef": ["c10::ArrayRef", "at::ArrayRef"],
+             "torch::stable::Device": ["c10::Device", "at::Device", "torch::Device"]}
+    for r in stable:
+        cls, _, meth = r["name"].rpartition("::")
+        if cls in twins and r["kind"] == "method" and re.fullmatch(r"\w+|operator\[\]|operator==|operator!=", meth):
+            out.append(entry([f"{l}::{meth}" for l in twins[cls]], "method", r["name"], release(r["since"]), "safe",
+                             style="same-method", header=r["header"],
+                             note=f"The call is unchanged once the object is a {cls}."))
+    # ---- accessors: torch::headeronly::HeaderOnly<X> of TensorAccessor.h is at::<X> ------
+    # with sizes()/strides() returning IntHeaderOnlyArrayRef (the same template parameters).
+    for r in stable:
+        m = re.fullmatch(r"torch::headeronly::(HeaderOnly(\w*Accessor\w*)|(\w+PtrTraits))", r["name"])
+        if m and r["kind"] == "type" and r["header"].endswith("core/TensorAccessor.h"):
+            legacy = m.group(2) or m.group(3)
+            out.append(entry([f"at::{legacy}", f"torch::{legacy}"], "type", r["name"], release(r["since"]),
+                             "unsafe" if m.group(2) else "safe", header=r["header"],
+                             note=None if m.group(3) else
+                             "Same template parameters; sizes() and strides() return IntHeaderOnlyArrayRef."))
     # ---- THO_ macros with an AT_ twin (THO_DISPATCH_SWITCH for AT_DISPATCH_SWITCH) ----
     for r in stable:
         m = re.fullmatch(r"THO_(DISPATCH\w*)", r["name"])
@@ -160,6 +182,12 @@ def derive(stable, headeronly, ops, aliases):
             out.append(entry([f"at::{op}", f"torch::{op}"], "function", r["name"], since, "unsafe", header=r["header"],
                              note=f"torch::stable::{op} takes stable types; arguments the legacy call "
                                   "passed as TensorOptions or Scalar become separate values."))
+        # torch::stable::sum_out: ATen spells every out= overload of sum as at::sum_out.
+        base = op[:-len("_out")] if op.endswith("_out") else None
+        if base and "function" not in variants and "function" in ops.get(base, set()):
+            out.append(entry([f"at::{op}", f"torch::{op}"], "function", r["name"], since, "unsafe", header=r["header"],
+                             note=f"torch::stable::{op} takes the output first, like at::{op}; the other arguments "
+                                  "are stable types."))
         if "method" in variants:
             out.append(entry([f"at::Tensor::{op}"], "method", r["name"], since, "unsafe", style="method-to-function",
                              header=r["header"],
