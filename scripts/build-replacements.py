@@ -94,6 +94,22 @@ def dtype_aliases(types_h):
     return out
 
 
+def accessor_members(header):
+    """{class: member names} of the accessor classes in the real
+    torch/headeronly/core/TensorAccessor.h: the header-only aliases
+    (HeaderOnlyTensorAccessor, ...) are these detail:: classes, so their members
+    are not in stable_cxx_apis.tsv."""
+    text = open(header, encoding="utf-8").read()
+    out = {}
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"\bclass (\w*Accessor\w*)\b[^;{]*\{", text)]
+    for i, (at, cls) in enumerate(starts):
+        body = text[at:starts[i + 1][0] if i + 1 < len(starts) else len(text)]
+        names = set(re.findall(r"C10_(?:HOST_DEVICE|HOST|DEVICE)\s+[^;{}()]*?\b(\w+|operator\[\])\s*\(", body))
+        # Not the constructors, nor the members for the class's own use (bounds_check_).
+        out.setdefault(cls, set()).update(n for n in names if n != cls and not n.endswith("_"))
+    return out
+
+
 def entry(legacy, kind, replacement, since, fix, style=None, header=None, note=None):
     e = {"legacy": sorted(set(legacy)), "kind": kind, "replacement": replacement, "since": since, "fix": fix}
     if style:
@@ -105,9 +121,18 @@ def entry(legacy, kind, replacement, since, fix, style=None, header=None, note=N
     return e
 
 
-def derive(stable, headeronly, ops, aliases):
+def derive(stable, headeronly, ops, aliases, accessors):
     by_name = {r["name"]: r for r in stable}
     out = []
+    # ---- accessor members: x[i], a.size(0) keep their spelling on the header-only accessors ----
+    for cls in sorted(accessors):
+        stable_cls = by_name.get(f"torch::headeronly::HeaderOnly{cls}")
+        if not stable_cls:
+            continue
+        for meth in sorted(accessors[cls]):
+            out.append(entry([f"at::{cls}::{meth}"], "method", f"{stable_cls['name']}::{meth}",
+                             release(stable_cls["since"]), "safe", style="same-method", header=stable_cls["header"],
+                             note=f"The call is unchanged on a {stable_cls['name']}."))
     # ---- enumerations: every enumerator under every legacy spelling ------------
     for enum in ("ScalarType", "Layout", "MemoryFormat", "DeviceType"):
         stable_type = by_name.get(f"torch::headeronly::{enum}")
@@ -311,9 +336,12 @@ def main():
     ap.add_argument("--native-functions", default=os.path.join(
         ROOT, "build/torch-sid/root/usr/lib/python3/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml"))
     ap.add_argument("--legacy-include", default="/usr/include")
+    ap.add_argument("--stable-include", default=os.path.join(ROOT, "build/torch-sid/root/usr/include"),
+                    help="the real stable headers (torch/headeronly/core/TensorAccessor.h)")
     a = ap.parse_args()
     types_h = os.path.join(a.legacy_include, "torch/csrc/api/include/torch/types.h")
-    for p in (a.native_functions, types_h):
+    accessor_h = os.path.join(a.stable_include, "torch/headeronly/core/TensorAccessor.h")
+    for p in (a.native_functions, types_h, accessor_h):
         if not os.path.exists(p):
             print(f"torchabi: {p}: missing (scripts/fetch-torch.sh; libtorch-dev)", file=sys.stderr)
             return 77
@@ -324,13 +352,14 @@ def main():
                      ["name", "since", "kind", "dlopen_export", "header", "prototype", "backend", "library",
                       "build_condition"])
     ops, overloads = native_ops(a.native_functions)
-    entries = derive(stable, headeronly, ops, dtype_aliases(types_h))
+    entries = derive(stable, headeronly, ops, dtype_aliases(types_h), accessor_members(accessor_h))
     taken = {l for e in entries for l in e["legacy"]} | hand_written_legacy()
     entries += derive_shims(shims, ops, overloads, taken)
     text = dump(entries,
                 ["rules/api/stable_cxx_apis.tsv, rules/api/headeronly_cxx.tsv (the real stable headers)",
                  "rules/api/stable_c_functions.tsv (the real generated C shims: aoti_torch_<device>_<op>)",
                  "ATen's native_functions.yaml (Debian's python3-torch)",
+                 "torch/headeronly/core/TensorAccessor.h (the real stable headers: the accessors' members)",
                  "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)"])
     if a.check:
         bad = check_alternatives(stable)

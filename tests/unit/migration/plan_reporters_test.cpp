@@ -99,11 +99,11 @@ TEST(PlanReporters, HtmlIsSelfContainedAndEscaped) {
 }
 
 TEST(PlanReporters, AGapShowsItsWorkaroundReleaseAndSource) {
-  auto cat = BlockerCatalog::from_yaml(R"(
+  auto cat = BlockerCatalog::from_yaml(R"y(
 gaps:
   - {id: add-in-place, title: In-place add, apis: [at::Tensor::add_], workaround: "subtract(x, y, -alpha)",
      source: "torch/csrc/stable/ops.h", added_in: "2.15"}
-)", "gaps.yaml", "gaps");
+)y", "gaps.yaml", "gaps");
   PlanInputs in;
   in.inputs = {"a.cpp"};
   in.baseline = {2, 9, 0};
