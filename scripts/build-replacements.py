@@ -130,9 +130,13 @@ def derive(stable, headeronly, ops, aliases, accessors):
         if not stable_cls:
             continue
         for meth in sorted(accessors[cls]):
-            out.append(entry([f"at::{cls}::{meth}"], "method", f"{stable_cls['name']}::{meth}",
-                             release(stable_cls["since"]), "safe", style="same-method", header=stable_cls["header"],
-                             note=f"The call is unchanged on a {stable_cls['name']}."))
+            # No `since`: the members are not indexed apart (stable_cxx_apis.tsv has the alias);
+            # the accessor type's own entry carries the release.
+            e = entry([f"at::{cls}::{meth}"], "method", f"{stable_cls['name']}::{meth}", "", "safe",
+                      style="same-method", header=stable_cls["header"],
+                      note=f"The call is unchanged on a {stable_cls['name']} ({release(stable_cls['since'])}).")
+            del e["since"]
+            out.append(e)
     # ---- enumerations: every enumerator under every legacy spelling ------------
     for enum in ("ScalarType", "Layout", "MemoryFormat", "DeviceType"):
         stable_type = by_name.get(f"torch::headeronly::{enum}")
