@@ -94,6 +94,22 @@ def dtype_aliases(types_h):
     return out
 
 
+def accessor_members(header):
+    """{class: member names} of the accessor classes in the real
+    torch/headeronly/core/TensorAccessor.h: the header-only aliases
+    (HeaderOnlyTensorAccessor, ...) are these detail:: classes, so their members
+    are not in stable_cxx_apis.tsv."""
+    text = open(header, encoding="utf-8").read()
+    out = {}
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"\bclass (\w*Accessor\w*)\b[^;{]*\{", text)]
+    for i, (at, cls) in enumerate(starts):
+        body = text[at:starts[i + 1][0] if i + 1 < len(starts) else len(text)]
+        names = set(re.findall(r"C10_(?:HOST_DEVICE|HOST|DEVICE)\s+[^;{}()]*?\b(\w+|operator\[\])\s*\(", body))
+        # Not the constructors, nor the members for the class's own use (bounds_check_).
+        out.setdefault(cls, set()).update(n for n in names if n != cls and not n.endswith("_"))
+    return out
+
+
 def entry(legacy, kind, replacement, since, fix, style=None, header=None, note=None):
     e = {"legacy": sorted(set(legacy)), "kind": kind, "replacement": replacement, "since": since, "fix": fix}
     if style:
@@ -105,9 +121,22 @@ def entry(legacy, kind, replacement, since, fix, style=None, header=None, note=N
     return e
 
 
-def derive(stable, headeronly, ops, aliases):
+def derive(stable, headeronly, ops, aliases, accessors):
     by_name = {r["name"]: r for r in stable}
     out = []
+    # ---- accessor members: x[i], a.size(0) keep their spelling on the header-only accessors ----
+    for cls in sorted(accessors):
+        stable_cls = by_name.get(f"torch::headeronly::HeaderOnly{cls}")
+        if not stable_cls:
+            continue
+        for meth in sorted(accessors[cls]):
+            # No `since`: the members are not indexed apart (stable_cxx_apis.tsv has the alias);
+            # the accessor type's own entry carries the release.
+            e = entry([f"at::{cls}::{meth}"], "method", f"{stable_cls['name']}::{meth}", "", "safe",
+                      style="same-method", header=stable_cls["header"],
+                      note=f"The call is unchanged on a {stable_cls['name']} ({release(stable_cls['since'])}).")
+            del e["since"]
+            out.append(e)
     # ---- enumerations: every enumerator under every legacy spelling ------------
     for enum in ("ScalarType", "Layout", "MemoryFormat", "DeviceType"):
         stable_type = by_name.get(f"torch::headeronly::{enum}")
@@ -123,7 +152,8 @@ def derive(stable, headeronly, ops, aliases):
             if enum == "ScalarType":
                 # c10::kFloat (DEFINE_CONSTANT in the legacy ScalarType.h) and its at:: spelling;
                 # the header-only headers have the enumerator only.
-                legacy = [f"c10::k{n}", f"at::k{n}"] + [f"torch::{a}" for a, t in aliases.items() if t == n]
+                # torch::kHalf too: torch/types.h brings namespace at into torch.
+                legacy = [f"c10::k{n}", f"at::k{n}", f"torch::k{n}"] + [f"torch::{a}" for a, t in aliases.items() if t == n]
                 out.append(entry(legacy, "variable", repl, since, "safe", header=header,
                                  note="The header-only headers have the enumerator, not the k-constant."))
     # DeviceType and Layout constants the header-only headers do define (kCPU, kStrided).
@@ -141,6 +171,27 @@ def derive(stable, headeronly, ops, aliases):
             out.append(entry([f"at::Tensor::{meth}", f"at::TensorBase::{meth}"], "method", r["name"],
                              release(r["since"]), "safe", style="same-method", header=r["header"],
                              note="The call is unchanged once the receiver is a torch::stable::Tensor."))
+    # ---- header-only twins of legacy classes: members spelled the same --------------
+    # c10::ArrayRef::vec -> HeaderOnlyArrayRef::vec, c10::Device::index -> torch::stable::Device::index:
+    # the call is unchanged once the object's type is the stable class.
+    twins = {"c10::HeaderOnlyArrayRef": ["c10::ArrayRef", "at::ArrayRef"],
+             "torch::stable::Device": ["c10::Device", "at::Device", "torch::Device"]}
+    for r in stable:
+        cls, _, meth = r["name"].rpartition("::")
+        if cls in twins and r["kind"] == "method" and re.fullmatch(r"\w+|operator\[\]|operator==|operator!=", meth):
+            out.append(entry([f"{l}::{meth}" for l in twins[cls]], "method", r["name"], release(r["since"]), "safe",
+                             style="same-method", header=r["header"],
+                             note=f"The call is unchanged once the object is a {cls}."))
+    # ---- accessors: torch::headeronly::HeaderOnly<X> of TensorAccessor.h is at::<X> ------
+    # with sizes()/strides() returning IntHeaderOnlyArrayRef (the same template parameters).
+    for r in stable:
+        m = re.fullmatch(r"torch::headeronly::(HeaderOnly(\w*Accessor\w*)|(\w+PtrTraits))", r["name"])
+        if m and r["kind"] == "type" and r["header"].endswith("core/TensorAccessor.h"):
+            legacy = m.group(2) or m.group(3)
+            out.append(entry([f"at::{legacy}", f"torch::{legacy}"], "type", r["name"], release(r["since"]),
+                             "unsafe" if m.group(2) else "safe", header=r["header"],
+                             note=None if m.group(3) else
+                             "Same template parameters; sizes() and strides() return IntHeaderOnlyArrayRef."))
     # ---- THO_ macros with an AT_ twin (THO_DISPATCH_SWITCH for AT_DISPATCH_SWITCH) ----
     for r in stable:
         m = re.fullmatch(r"THO_(DISPATCH\w*)", r["name"])
@@ -160,6 +211,12 @@ def derive(stable, headeronly, ops, aliases):
             out.append(entry([f"at::{op}", f"torch::{op}"], "function", r["name"], since, "unsafe", header=r["header"],
                              note=f"torch::stable::{op} takes stable types; arguments the legacy call "
                                   "passed as TensorOptions or Scalar become separate values."))
+        # torch::stable::sum_out: ATen spells every out= overload of sum as at::sum_out.
+        base = op[:-len("_out")] if op.endswith("_out") else None
+        if base and "function" not in variants and "function" in ops.get(base, set()):
+            out.append(entry([f"at::{op}", f"torch::{op}"], "function", r["name"], since, "unsafe", header=r["header"],
+                             note=f"torch::stable::{op} takes the output first, like at::{op}; the other arguments "
+                                  "are stable types."))
         if "method" in variants:
             out.append(entry([f"at::Tensor::{op}"], "method", r["name"], since, "unsafe", style="method-to-function",
                              header=r["header"],
@@ -283,9 +340,12 @@ def main():
     ap.add_argument("--native-functions", default=os.path.join(
         ROOT, "build/torch-sid/root/usr/lib/python3/dist-packages/torchgen/packaged/ATen/native/native_functions.yaml"))
     ap.add_argument("--legacy-include", default="/usr/include")
+    ap.add_argument("--stable-include", default=os.path.join(ROOT, "build/torch-sid/root/usr/include"),
+                    help="the real stable headers (torch/headeronly/core/TensorAccessor.h)")
     a = ap.parse_args()
     types_h = os.path.join(a.legacy_include, "torch/csrc/api/include/torch/types.h")
-    for p in (a.native_functions, types_h):
+    accessor_h = os.path.join(a.stable_include, "torch/headeronly/core/TensorAccessor.h")
+    for p in (a.native_functions, types_h, accessor_h):
         if not os.path.exists(p):
             print(f"torchabi: {p}: missing (scripts/fetch-torch.sh; libtorch-dev)", file=sys.stderr)
             return 77
@@ -296,13 +356,14 @@ def main():
                      ["name", "since", "kind", "dlopen_export", "header", "prototype", "backend", "library",
                       "build_condition"])
     ops, overloads = native_ops(a.native_functions)
-    entries = derive(stable, headeronly, ops, dtype_aliases(types_h))
+    entries = derive(stable, headeronly, ops, dtype_aliases(types_h), accessor_members(accessor_h))
     taken = {l for e in entries for l in e["legacy"]} | hand_written_legacy()
     entries += derive_shims(shims, ops, overloads, taken)
     text = dump(entries,
                 ["rules/api/stable_cxx_apis.tsv, rules/api/headeronly_cxx.tsv (the real stable headers)",
                  "rules/api/stable_c_functions.tsv (the real generated C shims: aoti_torch_<device>_<op>)",
                  "ATen's native_functions.yaml (Debian's python3-torch)",
+                 "torch/headeronly/core/TensorAccessor.h (the real stable headers: the accessors' members)",
                  "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)"])
     if a.check:
         bad = check_alternatives(stable)

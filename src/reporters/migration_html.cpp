@@ -163,6 +163,8 @@ std::string render_plan_html(const MigrationPlan& p) {
       for (const auto& a : b.apis) s += "<code>" + esc(a) + "</code><br>";
       s += "</td><td>" + esc(b.workaround);
       if (b.partial_since) s += " <i>(partly available from " + esc(b.partial_since->str()) + ")</i>";
+      if (b.added_in) s += " <i>(the stable headers add it in " + esc(b.added_in->str()) + ")</i>";
+      if (!b.source.empty()) s += " <small>Source: " + esc(b.source) + "</small>";
       s += "</td></tr>\n";
     }
     s += "</tbody>\n</table>\n";

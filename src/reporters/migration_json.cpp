@@ -63,7 +63,8 @@ std::string render_plan_json(const MigrationPlan& p) {
   j["blockers"] = json::array();
   for (const auto& b : p.blockers) {
     json o = {{"id", b.id}, {"title", b.title}, {"workaround", b.workaround},
-              {"partial_since", version_or_null(b.partial_since)}, {"apis", b.apis}, {"count", b.uses.size()}};
+              {"partial_since", version_or_null(b.partial_since)}, {"added_in", version_or_null(b.added_in)},
+              {"source", b.source.empty() ? json(nullptr) : json(b.source)}, {"apis", b.apis}, {"count", b.uses.size()}};
     o["uses"] = json::array();
     for (const auto& l : b.uses) o["uses"].push_back(use_json(l));
     j["blockers"].push_back(o);

@@ -104,7 +104,10 @@ std::string render_plan_markdown(const MigrationPlan& p) {
       out += "- **" + cell(b.title) + "** — " + std::to_string(b.uses.size()) + " use" +
              (b.uses.size() == 1 ? "" : "s") + " (" + file_list(b.apis, 6) + ")";
       if (b.partial_since) out += "; partly available from " + b.partial_since->str();
-      out += "\n  - Workaround: " + cell(b.workaround) + "\n  - At:";
+      if (b.added_in) out += "; the stable headers add it in " + b.added_in->str();
+      out += "\n  - Workaround: " + cell(b.workaround);
+      if (!b.source.empty()) out += "\n  - Source: " + cell(b.source);
+      out += "\n  - At:";
       for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + cell(place(b.uses[i])) + "`";
       if (b.uses.size() > 10) out += " … (+" + std::to_string(b.uses.size() - 10) + ")";
       out += "\n";

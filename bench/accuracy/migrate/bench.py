@@ -53,15 +53,20 @@ def pair(torchabi, name, flags):
     plan = plan_of(torchabi, os.path.join(d, "legacy.cpp"), flags)
     port = open(os.path.join(d, "stable.cpp"), encoding="utf-8").read()
     port_target = open(os.path.join(d, "TARGET"), encoding="utf-8").read().strip()
-    changed = with_repl = agree = 0
+    changed = with_repl = agree = worked_around = 0
     missing, disagree = [], []
+    # APIs the plan lists under a named blocker or gap (rules/api/migration_{blockers,gaps}.yaml):
+    # no stable replacement, but a workaround the plan spells out.
+    named = {api for b in plan.get("blockers", []) if b["id"] != "no-stable-equivalent" for api in b["apis"]}
     for a in plan["apis"]:
         n = a["counts"]["total"] + a["counts"]["unchanged"]
         if "/" in a["api"] or a["api"].endswith(".h"):
             continue  # an include: the header pass replaces it
         changed += n
         if not a["replacement"]:
-            missing.append(f"{a['api']} ({n})")
+            if a["api"] in named:
+                worked_around += n
+            missing.append(f"{a['api']} ({n}){' workaround named' if a['api'] in named else ''}")
             continue
         with_repl += n
         names = [last_name(a["replacement"])] + ([last_name(a["alternative"])] if a.get("alternative") else [])
@@ -72,6 +77,7 @@ def pair(torchabi, name, flags):
             disagree.append(f"{a['api']} -> {a['replacement']} ({n})")
     t = plan["target_version"]
     print(f"{name}: {with_repl}/{changed} uses with a replacement ({100 * with_repl / max(changed, 1):.1f}%), "
+          f"{with_repl + worked_around}/{changed} with a replacement or a named workaround; "
           f"{agree}/{with_repl} agree with the port ({100 * agree / max(with_repl, 1):.1f}%); "
           f"plan target {t['release']} vs port {port_target}; "
           f"{plan['summary']['total']} uses of work, {plan['summary']['unchanged']} unchanged")

@@ -8,6 +8,7 @@
 namespace torchabi::migration {
 
 static constexpr const char* kFile = "api/migration_blockers.yaml";
+static constexpr const char* kGaps = "api/migration_gaps.yaml";
 
 std::string normalize_api_name(std::string_view name) {
   std::string out;
@@ -23,12 +24,13 @@ std::string normalize_api_name(std::string_view name) {
   return out;
 }
 
-BlockerCatalog BlockerCatalog::from_yaml(std::string_view text, const std::string& name) {
+BlockerCatalog BlockerCatalog::from_yaml(std::string_view text, const std::string& name, const std::string& key) {
   BlockerCatalog cat;
+  const bool gaps = key == "gaps";
   try {
     YAML::Node root = YAML::Load(std::string(text));
-    if (!root["blockers"] || !root["blockers"].IsSequence()) throw InputError(name, "expected a 'blockers' list");
-    for (const auto& n : root["blockers"]) {
+    if (!root[key] || !root[key].IsSequence()) throw InputError(name, "expected a '" + key + "' list");
+    for (const auto& n : root[key]) {
       Blocker b;
       b.id = n["id"].as<std::string>("");
       b.title = n["title"].as<std::string>("");
@@ -42,6 +44,14 @@ BlockerCatalog BlockerCatalog::from_yaml(std::string_view text, const std::strin
         if (!v) throw InputError(name, "blocker '" + b.id + "': partial_since is not a release");
         b.partial_since = *v;
       }
+      if (n["added_in"]) {
+        auto v = TorchVersion::parse_dotted(n["added_in"].as<std::string>());
+        if (!v) throw InputError(name, "entry '" + b.id + "': added_in is not a release");
+        b.added_in = *v;
+      }
+      b.source = n["source"].as<std::string>("");
+      // A gap is one API's fact: say where it was read.
+      if (gaps && b.source.empty()) throw InputError(name, "gap '" + b.id + "' needs a source");
       if (cat.find(b.id)) throw InputError(name, "blocker '" + b.id + "' is listed twice");
       cat.blockers_.push_back(std::move(b));
     }
@@ -52,7 +62,19 @@ BlockerCatalog BlockerCatalog::from_yaml(std::string_view text, const std::strin
 }
 
 BlockerCatalog BlockerCatalog::load(const inputs::RulesSource& src) {
-  return from_yaml(src.require(kFile), src.describe() + "/" + kFile);
+  BlockerCatalog cat = from_yaml(src.require(kFile), src.describe() + "/" + kFile);
+  if (const auto gaps = src.read(kGaps)) {
+    const std::string name = src.describe() + "/" + kGaps;
+    cat.merge(from_yaml(*gaps, name, "gaps"), name);
+  }
+  return cat;
+}
+
+void BlockerCatalog::merge(BlockerCatalog more, const std::string& name) {
+  for (auto& b : more.blockers_) {
+    if (find(b.id)) throw InputError(name, "'" + b.id + "' is listed twice");
+    blockers_.push_back(std::move(b));
+  }
 }
 
 const Blocker* BlockerCatalog::find(std::string_view id) const {

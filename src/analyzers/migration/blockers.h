@@ -1,6 +1,8 @@
 // The APIs that block a stable-ABI port today and their workarounds, read
-// from rules/api/migration_blockers.yaml (data, so a new PyTorch release that
-// lifts a blocker is a rules change, not a code change).
+// from rules/api/migration_blockers.yaml (whole subsystems) and
+// rules/api/migration_gaps.yaml (single APIs: the workaround people use, the
+// release whose headers add the stable API when that is known). Data, so a
+// new PyTorch release that lifts one is a rules change, not a code change.
 #pragma once
 
 #include <optional>
@@ -22,13 +24,18 @@ struct Blocker {
   std::vector<std::string> apis;  // qualified names or macro names
   std::string workaround;
   std::optional<TorchVersion> partial_since;
+  std::optional<TorchVersion> added_in;  // a release whose stable headers add it
+  std::string source;                    // where the facts of the entry come from
 };
 
 class BlockerCatalog {
 public:
   // Throws InputError naming the file when it is malformed.
   static BlockerCatalog load(const inputs::RulesSource& src);
-  static BlockerCatalog from_yaml(std::string_view text, const std::string& name);
+  // `key`: the list to read ("blockers", or "gaps", whose entries must name a source).
+  static BlockerCatalog from_yaml(std::string_view text, const std::string& name, const std::string& key = "blockers");
+  // Adds `more`'s entries; an id listed in both is an InputError naming `name`.
+  void merge(BlockerCatalog more, const std::string& name);
 
   // The blocker covering `api`: an exact name, or a member of a listed name
   // (torch::class_ covers torch::class_<Foo>::def). Template arguments,

@@ -79,6 +79,26 @@ findings::Location use_location(const findings::Finding& f, MacroRanges& macros)
   return l;
 }
 
+// What a known torch macro expands to is not an API of its own: the
+// c10::detail::torchCheckFail that a TORCH_CHECK written inside another
+// macro's argument shows up with is that TORCH_CHECK use, and goes with its
+// replacement. Such a use is reported at the macro's name, where a name of
+// its own cannot be written.
+void fold_into_macros(std::vector<ApiUse>& uses,
+                      const std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>>& known_macro_at) {
+  if (known_macro_at.empty()) return;
+  std::erase_if(uses, [&](const ApiUse& u) {
+    if (u.is_include) return false;
+    const std::string file = normal_path(u.location.file);
+    auto it = known_macro_at.lower_bound(std::make_tuple(file, u.location.line, u.location.column, std::string()));
+    for (; it != known_macro_at.end() && std::get<0>(*it) == file && std::get<1>(*it) == u.location.line &&
+           std::get<2>(*it) == u.location.column;
+         ++it)
+      if (std::get<3>(*it) != u.api) return true;
+    return false;
+  });
+}
+
 }  // namespace
 
 bool is_migration_rule(const std::string& rule) { return rule == kApi || rule == kMacro || rule == kInclude; }
@@ -99,6 +119,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     if (!fresh && !it->second.first->fix && (f.fix || f.message.starts_with(kDefNeedsHuman))) it->second.first = &f;
   }
   std::vector<ApiUse> uses;
+  std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> known_macro_at;  // (place, macro)
   for (const auto& [_, chosen_use] : chosen) {
     const findings::Finding& f = *chosen_use.first;
     ApiUse u;
@@ -175,8 +196,11 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.note = "Inside a macro definition: rewrite it by hand. " + u.note;
     }
     if (u.note.empty()) u.note = f.help;
+    if (f.rule == kMacro && (match || blocker))
+      known_macro_at.emplace(normal_path(u.location.file), u.location.line, u.location.column, u.api);
     uses.push_back(std::move(u));
   }
+  fold_into_macros(uses, known_macro_at);
 
   // Uses a rewritten macro produced at its own place follow that macro.
   std::map<std::tuple<std::string, uint32_t, uint32_t>, std::string> macro_fix_at;

@@ -22,7 +22,9 @@ bool is_migration_rule(const std::string& rule);
 // place, once with a fix-it, counts once, with the fix-it). A fix-it inside a
 // macro definition does not count as fixable (--fix refuses it). A use that follows another
 // rewrite (migration_rewrites.h), or that a rewritten macro produced at the
-// same place, counts as that rewrite does in its file.
+// same place, counts as that rewrite does in its file. What a torch macro the
+// rules know expands to, reported at the macro's name (torchCheckFail for a
+// TORCH_CHECK inside another macro's argument), is that macro's use, not one of its own.
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites);
 

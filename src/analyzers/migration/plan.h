@@ -75,6 +75,8 @@ struct ApiGroup {
 struct BlockerGroup {
   std::string id, title, workaround;
   std::optional<TorchVersion> partial_since;
+  std::optional<TorchVersion> added_in;  // a release whose stable headers add it (Blocker::added_in)
+  std::string source;
   std::vector<std::string> apis;         // the blocked APIs actually used, sorted
   std::vector<findings::Location> uses;
 };

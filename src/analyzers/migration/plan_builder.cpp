@@ -86,6 +86,8 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
           bg.title = b->title;
           bg.workaround = b->workaround;
           bg.partial_since = b->partial_since;
+          bg.added_in = b->added_in;
+          bg.source = b->source;
         } else {
           bg.title = "Other APIs with no stable equivalent";
           bg.workaround = "The replacement map records no stable equivalent; see each API's note.";

@@ -51,3 +51,27 @@ TEST(NormalizeApiName, DropsTemplatesParametersAndLeadingColons) {
   EXPECT_EQ(normalize_api_name("at::Tensor::add(const at::Tensor &, const c10::Scalar &)"), "at::Tensor::add");
   EXPECT_EQ(normalize_api_name("torch::class_<ns::Foo<int>>::def"), "torch::class_::def");
 }
+
+TEST(Blockers, TheShippedGapsComeWithTheirWorkaroundAndSource) {
+  auto cat = BlockerCatalog::load(RulesSource::directory(TORCHABI_SOURCE_DIR "/rules"));
+  for (const char* api : {"at::Tensor::add_", "at::matmul_out", "c10::TensorOptions", "TORCH_WARN"}) {
+    const Blocker* b = cat.match(api);
+    ASSERT_NE(b, nullptr) << api;
+    EXPECT_FALSE(b->source.empty()) << api;
+  }
+  EXPECT_NE(cat.match("at::Tensor::add_")->workaround.find("subtract(x, y, -alpha)"), std::string::npos);
+}
+
+TEST(Blockers, AGapNeedsASourceAndMayNameTheReleaseThatAddsIt) {
+  auto gaps = BlockerCatalog::from_yaml(R"(
+gaps:
+  - {id: add, title: add, apis: [at::Tensor::add_], workaround: subtract, source: ops.h, added_in: "2.15"}
+)", "gaps.yaml", "gaps");
+  ASSERT_NE(gaps.find("add"), nullptr);
+  EXPECT_EQ(gaps.find("add")->added_in->str(), "2.15");
+  EXPECT_EQ(gaps.find("add")->source, "ops.h");
+  EXPECT_THROW(BlockerCatalog::from_yaml("gaps:\n - {id: a, title: t, apis: [x], workaround: w}\n", "g", "gaps"),
+               InputError);
+  auto cat = BlockerCatalog::from_yaml("blockers:\n - {id: add, title: t, apis: [y], workaround: w}\n", "b");
+  EXPECT_THROW(cat.merge(gaps, "gaps.yaml"), InputError) << "an id in both files";
+}

@@ -97,3 +97,31 @@ TEST(PlanReporters, HtmlIsSelfContainedAndEscaped) {
   EXPECT_EQ(bars, 3u);
   EXPECT_NE(html.find("data-file=\"src/ops.cpp\" data-total=\"2\""), std::string::npos);
 }
+
+TEST(PlanReporters, AGapShowsItsWorkaroundReleaseAndSource) {
+  auto cat = BlockerCatalog::from_yaml(R"y(
+gaps:
+  - {id: add-in-place, title: In-place add, apis: [at::Tensor::add_], workaround: "subtract(x, y, -alpha)",
+     source: "torch/csrc/stable/ops.h", added_in: "2.15"}
+)y", "gaps.yaml", "gaps");
+  PlanInputs in;
+  in.inputs = {"a.cpp"};
+  in.baseline = {2, 9, 0};
+  ApiUse u;
+  u.api = "at::Tensor::add_";
+  u.disposition = Disposition::Blocked;
+  u.blocker = "add-in-place";
+  u.location.file = "a.cpp";
+  u.location.line = 3;
+  in.uses.push_back(u);
+  const MigrationPlan plan = build_plan(in, cat);
+  auto j = nlohmann::json::parse(render_plan_json(plan));
+  ASSERT_EQ(j["blockers"].size(), 1u);
+  EXPECT_EQ(j["blockers"][0]["workaround"], "subtract(x, y, -alpha)");
+  EXPECT_EQ(j["blockers"][0]["added_in"], "2.15");
+  EXPECT_EQ(j["blockers"][0]["source"], "torch/csrc/stable/ops.h");
+  const std::string md = render_plan_markdown(plan);
+  EXPECT_NE(md.find("the stable headers add it in 2.15"), std::string::npos) << md;
+  EXPECT_NE(md.find("Source: torch/csrc/stable/ops.h"), std::string::npos) << md;
+  EXPECT_NE(render_plan_html(plan).find("add it in 2.15"), std::string::npos);
+}
