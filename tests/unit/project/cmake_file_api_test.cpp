@@ -264,16 +264,19 @@ TEST(CMakeFileApi, AConfigureThatWritesIntoItsSourcesLeavesTheUsersTreeAlone) {
 
 TEST(CMakeFileApi, TheScratchCopyIsRemoved) {
   REQUIRE_CMAKE();
-  auto scratch = [] {
-    std::vector<std::string> out;
-    for (const auto& e : fs::directory_iterator(fs::temp_directory_path()))
-      if (e.path().filename().string().starts_with("torchabi-cmake-")) out.push_back(e.path().string());
-    return out;
-  };
-  const auto before = scratch();
+  // A temporary directory of this test's own: tests running in parallel make
+  // and remove scratch copies of their own in the shared one.
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  const std::string saved = old_tmpdir ? old_tmpdir : "";
+  const fs::path own = fs::temp_directory_path() / ("scratch-test-" + std::to_string(::getpid()));
+  fs::create_directories(own);
+  setenv("TMPDIR", own.c_str(), 1);
   FileApiResult r = configure_with_file_api(kMisbehaving + "/configure_error/CMakeLists.txt", FakeTorch().loc, {});
+  if (old_tmpdir) setenv("TMPDIR", saved.c_str(), 1);
+  else unsetenv("TMPDIR");
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(scratch(), before);
+  EXPECT_TRUE(fs::is_empty(own)) << "left behind in " << own;
+  fs::remove_all(own);
 }
 
 // project mode with --run-build: the File API for the existing sample, and
