@@ -12,12 +12,6 @@ namespace {
 namespace rt = torchabi::runtime;
 using rt::Value;
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 std::string num(double v) {
   std::ostringstream os;
   os.precision(8);
@@ -31,7 +25,7 @@ std::string index_str(const std::vector<int64_t>& sizes, int64_t linear) {
     idx[d] = linear % sizes[d];
     linear /= sizes[d];
   }
-  return shape_str(idx);
+  return shape_text(idx);
 }
 
 bool close(double got, double want, Tolerance tol) {
@@ -82,7 +76,7 @@ void compare_tensor(const std::string& label, const rt::Tensor& got, const YAML:
     want = rt::make_tensor(shape, rt::dtype::kFloat64);
     for (int64_t i = 0; i < numel && values; ++i) rt::write_double(*want, i, vals[static_cast<size_t>(i)]);
     if (want->sizes != got->sizes) {
-      out.push_back({label + " has shape " + shape_str(got->sizes) + ", expected " + shape_str(want->sizes), {}});
+      out.push_back({label + " has shape " + shape_text(got->sizes) + ", expected " + shape_text(want->sizes), {}});
       return;
     }
   }
@@ -92,7 +86,7 @@ void compare_tensor(const std::string& label, const rt::Tensor& got, const YAML:
     if (!st.IsSequence()) throw InputError(where, "'strides' of " + label + " must be a list");
     for (const auto& x : st) want_strides.push_back(x.as<int64_t>());
     if (want_strides != got->strides) {
-      out.push_back({label + " has strides " + shape_str(got->strides) + ", expected " + shape_str(want_strides), {}});
+      out.push_back({label + " has strides " + shape_text(got->strides) + ", expected " + shape_text(want_strides), {}});
       return;
     }
   }
@@ -131,6 +125,12 @@ std::string device_text(const Value& d) {
 }
 
 }  // namespace
+
+std::string shape_text(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
 
 Tolerance default_tolerance(int32_t dtype) {
   switch (dtype) {

@@ -27,4 +27,7 @@ struct Tolerance {
 };
 Tolerance default_tolerance(int32_t dtype);
 
+// "[2, 3]": a shape or an element index as torch prints it.
+std::string shape_text(const std::vector<int64_t>& sizes);
+
 }  // namespace torchabi::runtime_driver

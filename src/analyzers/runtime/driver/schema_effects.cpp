@@ -1,5 +1,7 @@
 #include "analyzers/runtime/driver/schema_effects.h"
 
+#include "analyzers/runtime/driver/compare.h"
+
 #include <cstring>
 #include <sstream>
 
@@ -7,12 +9,6 @@ namespace torchabi::runtime_driver {
 namespace {
 
 namespace rt = torchabi::runtime;
-
-std::string shape_text(const std::vector<int64_t>& sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
-  return s + "]";
-}
 
 std::string number(double v) {
   std::ostringstream o;
