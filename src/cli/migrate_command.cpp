@@ -4,20 +4,26 @@
 // in place and `--fix --dry-run` prints them as a unified diff instead.
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "analyzers/migration/alternatives.h"
 #include "analyzers/migration/blockers.h"
 #include "analyzers/migration/call_rewrite_check.h"
 #include "analyzers/migration/compile_check.h"
+#include "analyzers/migration/coupling_facts.h"
 #include "analyzers/migration/migration_rewrites.h"
+#include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/fix_session.h"
 #include "analyzers/migration/inactive_regions.h"
 #include "analyzers/migration/inactive_uses.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
+#include "analyzers/migration/progress.h"
+#include "analyzers/migration/registration_scan.h"
 #include "analyzers/migration/target_choice.h"
 #include "analyzers/migration/unified_diff.h"
 #include "analyzers/source/lint_targets.h"
@@ -50,6 +56,8 @@ struct MigrateArgs {
   bool dry_run = false;
   bool unsafe_fixes = false;
   std::string target_version;  // --target-version: a ceiling for the plan and for --fix
+  std::string baseline;        // --baseline FILE: a previous plan's JSON to compare the progress with
+  std::string write_baseline;  // --write-baseline FILE: this plan's JSON, for the next run's --baseline
   LintOptionsArgs lint;
 };
 
@@ -61,6 +69,8 @@ void validate(const MigrateArgs& a, CLI::App& cmd) {
   if (a.unsafe_fixes && !a.fix) throw InputError("--unsafe-fixes", "only makes sense with --fix");
   if (a.fix && !a.dry_run && !a.output.empty())
     throw InputError("-o", "--fix rewrites the sources in place; -o takes the plan or the --dry-run diff");
+  if (a.fix && !a.baseline.empty()) throw InputError("--baseline", "compares plans; it does not go with --fix");
+  if (a.fix && !a.write_baseline.empty()) throw InputError("--write-baseline", "writes a plan; it does not go with --fix");
 }
 
 bool under(const std::string& path, const std::vector<std::string>& roots) {
@@ -85,6 +95,23 @@ IncludeGraph project_includes(const source::LintTargets& targets, const std::vec
   for (const auto& u : uses) starts.push_back(u.location.file);
   opts.is_project = [roots](const std::string& p) { return under(p, roots); };
   return scan_include_graph(starts, opts);
+}
+
+// The registration and pybind blocks of every project file the plan knows.
+std::map<std::string, std::vector<CodeBlock>> code_blocks(const IncludeGraph& includes, const std::vector<ApiUse>& uses) {
+  std::set<std::string> files;
+  for (const auto& [file, _] : includes) files.insert(file);
+  for (const auto& u : uses) files.insert(normal_path(u.location.file));
+  std::map<std::string, std::vector<CodeBlock>> out;
+  for (const auto& f : files) {
+    try {
+      auto blocks = scan_code_blocks(read_source_file(f));
+      if (!blocks.empty()) out.emplace(f, std::move(blocks));
+    } catch (const InputError&) {
+      // Unreadable now: lint reported what it could not read.
+    }
+  }
+  return out;
 }
 
 int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry_run) {
@@ -128,6 +155,10 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   register_inactive_region_check();
   register_boxed_registration_check(rewrites.boxed);
   register_call_rewrite_check(rewrites);
+  register_coupling_check();
+  // Read before the (long) analysis, so that a bad baseline fails at once.
+  std::optional<Progress> baseline;
+  if (!a.baseline.empty()) baseline = read_progress_file(a.baseline);
   LintOutcome out = lint_sources(req, a.lint);
   for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
   if (out.analysed == 0) {
@@ -136,6 +167,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     return kExitInputError;
   }
   const auto inactive = take_inactive_regions(out.report);
+  CouplingFacts coupling = take_coupling_facts(out.report);
   std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites);
 
   const source::LintTargets targets = source::collect_lint_targets(req);
@@ -186,6 +218,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   in.inputs = a.sources.report_inputs(req);
   in.uses = std::move(uses);
   in.files_analysed = includes.size();
+  in.blocks = code_blocks(includes, in.uses);
+  in.coupling = std::move(coupling);
   in.includes = std::move(includes);
   in.baseline = catalog.baseline();
   in.ceiling = ceiling;
@@ -193,10 +227,24 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   for (const auto& f : out.report.findings)
     if (f.rule == "source-parse-incomplete") in.notes.push_back(f.location.display() + ": " + f.message);
   in.failures = out.report.failures;
-  const MigrationPlan plan = build_plan(std::move(in), blockers);
+  MigrationPlan plan = build_plan(std::move(in), blockers);
+  if (baseline) plan.comparison = compare_progress(*baseline, progress_of(plan), a.baseline);
   const std::string text = reporters::render_plan(*reporters::parse_plan_format(a.format), plan);
   if (a.output.empty()) std::cout << text << std::flush;
   else write_file_atomically(a.output, text);
+  if (!a.write_baseline.empty()) write_file_atomically(a.write_baseline, reporters::render_plan_json(plan));
+  if (plan.comparison) {
+    const auto& c = *plan.comparison;
+    std::cerr << "torchabi: uses left: " << c.now << " (" << c.before << " in " << c.baseline << ")";
+    if (c.regressed) {
+      std::cerr << "; went up";
+      for (const auto& s : c.steps)
+        if (s.status == "up") std::cerr << ", step " << s.id << " " << *s.before << " -> " << *s.now;
+      std::cerr << "\n";
+      return kExitFindings;
+    }
+    std::cerr << "\n";
+  }
   return kExitClean;
 }
 
@@ -217,6 +265,13 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
   cmd->add_option("--target-version", args->target_version,
                   "Stay at or below this release (2.9, 0x0209000000000000): the plan lists what cannot, --fix writes "
                   "the spellings that build there (default: the plan's lowest target)");
+  cmd->add_option("--baseline", args->baseline,
+                  "Compare the uses left with a previous plan's JSON (--write-baseline, or --format json); exit 1 "
+                  "when they went up, in total or in a step")
+      ->group("Progress");
+  cmd->add_option("--write-baseline", args->write_baseline,
+                  "Also write this plan's JSON to FILE, atomically, for a later --baseline")
+      ->group("Progress");
   add_lint_options(*cmd, args->lint);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {

@@ -181,6 +181,50 @@ std::string render_plan_html(const MigrationPlan& p) {
     }
     s += "</ol>\n";
   }
+  if (!p.steps.empty()) {
+    s += "<h2>Steps</h2>\n<p>One pull request each, in this order; each still builds and loads.</p>\n<ol id=\"steps\">\n";
+    for (const auto& st : p.steps) {
+      s += "<li class=\"step\" data-id=\"" + esc(st.id) + "\" data-uses-left=\"" + num(st.counts.total()) +
+           "\"><code>" + esc(st.id) + "</code> ";
+      for (size_t i = 0; i < st.files.size(); ++i) s += (i ? ", " : "") + ("<code>" + esc(st.files[i]) + "</code>");
+      s += " — " + num(st.counts.total()) + " uses left";
+      if (st.kind == "library-defs") s += "; the library's defs";
+      if (st.kind == "pybind-module")
+        s += st.keep_legacy_module ? "; <b>keep as a separate non-stable module</b>" : "; pybind module";
+      s += "<ul>";
+      if (!st.after.empty()) {
+        s += "<li>after:";
+        for (const auto& a : st.after) s += " <code>" + esc(a) + "</code>";
+        s += "</li>";
+      }
+      for (const auto& w : st.why) s += "<li class=\"why\">together: " + esc(w) + "</li>";
+      for (const auto& e : st.edits)
+        s += "<li>also <code>" + esc(e.file) + ":" + num(e.line) + "</code>: " + esc(e.what) + "</li>";
+      for (const auto& b : st.builds) s += "<li>builds: " + esc(b) + "</li>";
+      for (const auto& b : st.blockers) s += "<li>blocked: " + esc(b) + "</li>";
+      s += "</ul></li>\n";
+    }
+    s += "</ol>\n";
+  }
+  if (!p.libraries.empty()) {
+    s += "<h2>Operator libraries</h2>\n<ul id=\"libraries\">\n";
+    for (const auto& l : p.libraries) s += "<li><code>" + esc(l.ns) + "</code>: " + esc(l.plan) + "</li>\n";
+    s += "</ul>\n";
+  }
+  if (p.comparison) {
+    const auto& c = *p.comparison;
+    s += "<h2>Progress since <code>" + esc(c.baseline) + "</code></h2>\n<p id=\"progress\">" +
+         (c.regressed ? "<b>Went up</b>" : std::string("Uses left")) + ": " + num(c.before) + " → " + num(c.now) +
+         "</p>\n<table id=\"progress-steps\">\n<thead><tr><th>step</th><th>files</th><th>before</th><th>now</th>"
+         "<th></th></tr></thead>\n<tbody>\n";
+    for (const auto& st : c.steps) {
+      s += "<tr><td><code>" + esc(st.id) + "</code></td><td>";
+      for (size_t i = 0; i < st.files.size(); ++i) s += (i ? ", " : "") + ("<code>" + esc(st.files[i]) + "</code>");
+      s += "</td><td class=\"n\">" + (st.before ? num(*st.before) : std::string("—")) + "</td><td class=\"n\">" +
+           (st.now ? num(*st.now) : std::string("—")) + "</td><td>" + esc(st.status) + "</td></tr>\n";
+    }
+    s += "</tbody>\n</table>\n";
+  }
   for (const auto& n : p.notes) s += "<p class=\"note\">" + esc(n) + "</p>\n";
   for (const auto& e : p.failures)
     s += "<p class=\"note\">Could not analyse <code>" + esc(e.input) + "</code>: " + esc(e.message) + "</p>\n";

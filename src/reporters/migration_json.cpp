@@ -80,6 +80,48 @@ std::string render_plan_json(const MigrationPlan& p) {
     const auto& g = p.order[i];
     j["order"].push_back({{"step", i + 1}, {"files", g.files}, {"why", g.why}, {"counts", counts_json(g.counts)}});
   }
+  j["steps"] = json::array();
+  for (const auto& s : p.steps) {
+    json o = {{"id", s.id}, {"kind", s.kind}, {"files", s.files}, {"counts", counts_json(s.counts)},
+              {"uses_left", s.counts.total()}, {"why", s.why}, {"builds", s.builds}, {"blockers", s.blockers},
+              {"after", s.after}, {"keep_legacy_module", s.keep_legacy_module}};
+    o["edits"] = json::array();
+    for (const auto& e : s.edits) o["edits"].push_back({{"file", e.file}, {"line", e.line}, {"what", e.what}});
+    j["steps"].push_back(o);
+  }
+  j["libraries"] = json::array();
+  auto blocks_json = [](const std::vector<LibraryBlockRef>& list) {
+    json a = json::array();
+    for (const auto& b : list) {
+      json o = {{"file", b.file}, {"line", b.line}, {"stable", b.stable},
+                {"step", b.step.empty() ? json(nullptr) : json(b.step)}};
+      if (!b.dispatch_key.empty()) o["dispatch_key"] = b.dispatch_key;
+      a.push_back(o);
+    }
+    return a;
+  };
+  for (const auto& l : p.libraries)
+    j["libraries"].push_back({{"namespace", l.ns}, {"defs", blocks_json(l.defs)}, {"impls", blocks_json(l.impls)},
+                              {"plan", l.plan}});
+  // What CI tracks (docs/migrate.md, "Progress"): stable field names.
+  json progress = {{"uses_left", p.summary.total()},
+                   {"by_disposition", {{"fixable", p.summary.fixable}, {"fixable_unsafe", p.summary.fixable_unsafe},
+                                       {"manual", p.summary.manual}, {"blocked", p.summary.blocked}}},
+                   {"per_step", json::array()}};
+  for (const auto& s : p.steps)
+    progress["per_step"].push_back({{"id", s.id}, {"files", s.files}, {"uses_left", s.counts.total()}});
+  j["progress"] = progress;
+  if (p.comparison) {
+    const auto& c = *p.comparison;
+    json b = {{"file", c.baseline}, {"uses_left_before", c.before}, {"uses_left_now", c.now},
+              {"change", static_cast<long long>(c.now) - static_cast<long long>(c.before)}, {"regressed", c.regressed},
+              {"per_step", json::array()}};
+    for (const auto& s : c.steps)
+      b["per_step"].push_back({{"id", s.id}, {"files", s.files}, {"status", s.status},
+                               {"before", s.before ? json(*s.before) : json(nullptr)},
+                               {"now", s.now ? json(*s.now) : json(nullptr)}});
+    j["baseline"] = b;
+  }
   j["notes"] = p.notes;
   j["errors"] = json::array();
   for (const auto& e : p.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});

@@ -127,6 +127,47 @@ std::string render_plan_markdown(const MigrationPlan& p) {
     out += "\n";
   }
 
+  if (!p.steps.empty()) {
+    out += "### Steps\n\nOne pull request each, in this order; each still builds and loads. The id stays the same "
+           "while the step's files do (`--baseline` compares by it).\n\n";
+    for (size_t i = 0; i < p.steps.size(); ++i) {
+      const auto& s = p.steps[i];
+      out += std::to_string(i + 1) + ". `" + s.id + "` " + file_list(s.files, 8) + " — " +
+             std::to_string(s.counts.total()) + " use" + (s.counts.total() == 1 ? "" : "s") + " left";
+      if (s.counts.total()) out += " (" + how(s.counts) + ")";
+      if (s.kind == "library-defs") out += "; the library's defs";
+      if (s.kind == "pybind-module") out += s.keep_legacy_module ? "; **keep as a separate non-stable module**" : "; pybind module";
+      out += "\n";
+      if (!s.after.empty()) out += "   - after: " + file_list(s.after, 8) + "\n";
+      for (const auto& w : s.why) out += "   - together: " + cell(w) + "\n";
+      for (const auto& e : s.edits)
+        out += "   - also `" + cell(e.file) + ":" + std::to_string(e.line) + "`: " + cell(e.what) + "\n";
+      for (const auto& b : s.builds) out += "   - builds: " + cell(b) + "\n";
+      for (const auto& b : s.blockers) out += "   - blocked: " + cell(b) + "\n";
+    }
+    out += "\n";
+  }
+  if (!p.libraries.empty()) {
+    out += "### Operator libraries\n\n";
+    for (const auto& l : p.libraries) out += "- `" + cell(l.ns) + "`: " + cell(l.plan) + "\n";
+    out += "\n";
+  }
+  if (p.comparison) {
+    const auto& c = *p.comparison;
+    out += "### Progress since `" + cell(c.baseline) + "`\n\n";
+    out += std::string(c.regressed ? "**Went up**" : "Uses left") + ": " + std::to_string(c.before) + " → " +
+           std::to_string(c.now) + "\n\n";
+    bool any = false;
+    for (const auto& s : c.steps) {
+      if (s.status == "same") continue;
+      if (!any) out += "| step | files | before | now | |\n|---|---|---:|---:|---|\n";
+      any = true;
+      out += "| `" + s.id + "` | " + file_list(s.files, 4) + " | " + (s.before ? std::to_string(*s.before) : "—") +
+             " | " + (s.now ? std::to_string(*s.now) : "—") + " | " + s.status + " |\n";
+    }
+    out += any ? "\n" : "No step changed.\n\n";
+  }
+
   if (!p.files.empty()) {
     out += "<details><summary>Remaining work per file</summary>\n\n| file | fixable | unsafe fix | manual | blocked |\n"
            "|---|---:|---:|---:|---:|\n";

@@ -94,6 +94,60 @@ struct WorkGroup {
   std::string why;                 // "include/ops.h is included by a.cpp, b.cpp"; empty for one file
 };
 
+// One step of the incremental plan: files that land in one pull request that
+// still builds and loads (steps.h says how they are grouped and ordered).
+struct StepEdit {
+  std::string file;  // a file of another step that this step also edits
+  uint32_t line = 0;
+  std::string what;  // "move the registration of scale_cpu into a STABLE_TORCH_LIBRARY_IMPL(ext, CPU, m) block"
+};
+
+struct PlanStep {
+  std::string id;                  // "s-1a2b3c4d": from the sorted file list, the same while the files are
+  std::string kind;                // "code", "library-defs" or "pybind-module"
+  std::vector<std::string> files;  // leaves first: headers and helpers before their users
+  Counts counts;                   // uses left in these files
+  std::vector<std::string> why;    // why these files move together
+  std::vector<std::string> builds; // what makes the step build and load
+  std::vector<StepEdit> edits;     // lines of other steps' files this step changes
+  std::vector<std::string> blockers;  // "torchbind: torch::class_ at a.cpp:4"
+  std::vector<std::string> after;  // ids of the steps that land first
+  bool keep_legacy_module = false; // blocked: keep these files in a separate non-stable module
+};
+
+// One operator namespace: where its defs and impls are, and how it moves.
+struct LibraryBlockRef {
+  std::string file;
+  uint32_t line = 0;
+  std::string dispatch_key;  // empty for def and fragment blocks
+  bool stable = false;
+  std::string step;          // id of the step holding the file; empty when the file has no work left
+};
+
+struct LibraryPlan {
+  std::string ns;
+  std::vector<LibraryBlockRef> defs;  // TORCH_LIBRARY / STABLE_TORCH_LIBRARY (and fragments)
+  std::vector<LibraryBlockRef> impls;
+  std::string plan;                   // how the namespace moves, one sentence
+};
+
+// What CI tracks between runs (docs/migrate.md, "Progress"): uses left in
+// total and per step, compared with a previous plan's JSON (--baseline).
+struct StepChange {
+  std::string id;
+  std::vector<std::string> files;
+  std::optional<size_t> before, now;  // unset: the step did not exist in that run
+  std::string status;                 // "down", "up", "same", "new", "gone"
+};
+
+struct ProgressComparison {
+  std::string baseline;               // the file compared with
+  size_t before = 0, now = 0;
+  Counts before_counts;
+  std::vector<StepChange> steps;
+  bool regressed = false;             // uses left went up in total or in a step that still exists
+};
+
 struct MigrationPlan {
   std::vector<std::string> inputs;
   size_t files_analysed = 0;       // translation units and project headers seen
@@ -115,6 +169,9 @@ struct MigrationPlan {
   std::vector<std::string> above_ceiling;
   std::vector<FileProgress> files;  // most remaining work first
   std::vector<WorkGroup> order;
+  std::vector<PlanStep> steps;      // the incremental plan, in landing order
+  std::vector<LibraryPlan> libraries;
+  std::optional<ProgressComparison> comparison;  // --baseline
   std::vector<std::string> notes;   // e.g. what the front end could not parse
   std::vector<findings::InputFailure> failures;
 };

@@ -139,6 +139,16 @@ MigrationPlan build_plan(PlanInputs in, const BlockerCatalog& blockers) {
     c.blocked += counts.blocked;
   }
   plan.order = order_work(work, in.includes, shown);
+
+  StepInputs steps;
+  steps.uses = in.uses;
+  steps.includes = std::move(in.includes);
+  steps.coupling = std::move(in.coupling);
+  steps.blocks = std::move(in.blocks);
+  steps.display = std::move(shown);
+  StepPlan sp = plan_steps(steps);
+  plan.steps = std::move(sp.steps);
+  plan.libraries = std::move(sp.libraries);
   return plan;
 }
 

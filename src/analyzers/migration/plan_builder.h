@@ -3,6 +3,7 @@
 // TORCH_TARGET_VERSION, and the order of work.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "analyzers/migration/blockers.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/plan.h"
+#include "analyzers/migration/steps.h"
 
 namespace torchabi::migration {
 
@@ -18,6 +20,8 @@ struct PlanInputs {
   std::vector<ApiUse> uses;
   size_t files_analysed = 0;
   IncludeGraph includes;              // keys and values are normal_path()s
+  CouplingFacts coupling;             // for the steps (steps.h), normal paths
+  std::map<std::string, std::vector<CodeBlock>> blocks;  // normal path -> registration and pybind blocks
   TorchVersion baseline;              // the catalog's oldest distinguishable release
   std::optional<TorchVersion> ceiling;  // --target-version: the plan stays at or below it
   std::vector<std::string> notes;
