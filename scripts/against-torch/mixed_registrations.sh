@@ -39,7 +39,7 @@ in_chroot() {
   $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
     chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c 'cd $work_in && $1'"
 }
-cxx="g++ -std=c++17 -O1 -fPIC -I/usr/include/torch/csrc/api/include"
+cxx="g++ -std=c++20 -O1 -fPIC -I/usr/include/torch/csrc/api/include"
 link="-ltorch -ltorch_cpu -lc10"
 stable="-DTORCH_TARGET_VERSION=0x020a000000000000"
 in_chroot "$cxx -c legacy_defs.cpp -o legacy_defs.o && $cxx -c legacy_scale.cpp -o legacy_scale.o &&

@@ -677,3 +677,123 @@ TEST(MigratePlan, ATargetVersionCeilingListsWhatCannotStayUnderIt) {
       << fix.err;
   EXPECT_EQ(fix.out.find("torch::stable::contiguous"), std::string::npos) << fix.out;
 }
+
+namespace {
+
+const std::vector<std::string> kStepsFiles = {"steps/tensor_utils.cpp", "steps/scale.cpp", "steps/shift.cpp",
+                                              "steps/register.cpp",     "steps/defs.cpp",  "steps/module.cpp"};
+
+size_t step_holding(const nlohmann::json& steps, const std::string& file) {
+  for (size_t i = 0; i < steps.size(); ++i)
+    for (const auto& f : steps[i]["files"])
+      if (f == file) return i;
+  ADD_FAILURE() << file << " is in no step: " << steps.dump(1);
+  return 0;
+}
+
+}  // namespace
+
+// fixtures/migrate/steps: a shared helper header, two registration units
+// (a kernel registered in its own file, one registered in register.cpp), the
+// library's defs, and a pybind module binding a kernel.
+TEST(MigrateSteps, AProjectLandsInStepsThatEachBuild) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"steps"});
+  auto r = migrate(dir, {"--format", "json"}, kStepsFiles);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  expect_file(comparable(j).dump(2) + "\n", "steps.plan.json");
+  const auto& steps = j["steps"];
+  ASSERT_EQ(steps.size(), 5u) << steps.dump(1);
+
+  // The helper header, its definition and its caller move together, leaves first.
+  const size_t helper = step_holding(steps, "steps/scale.cpp");
+  EXPECT_EQ(steps[helper]["files"],
+            (nlohmann::json{"steps/tensor_utils.h", "steps/tensor_utils.cpp", "steps/scale.cpp"}));
+  // The kernel of shift.cpp lands before register.cpp, and its step moves the
+  // registration line (and register.cpp's prototype) into a stable block.
+  const size_t shift = step_holding(steps, "steps/shift.cpp"), reg = step_holding(steps, "steps/register.cpp");
+  EXPECT_LT(shift, reg);
+  std::set<int> lines;
+  for (const auto& e : steps[shift]["edits"]) {
+    EXPECT_EQ(e["file"], "steps/register.cpp");
+    lines.insert(e["line"].get<int>());
+  }
+  EXPECT_EQ(lines, (std::set<int>{5, 8})) << steps[shift].dump(1);
+  EXPECT_EQ(steps[reg]["after"], nlohmann::json{steps[shift]["id"]});
+  // The defs after the impls of their namespace; the pybind module last.
+  const size_t defs = step_holding(steps, "steps/defs.cpp"), module = step_holding(steps, "steps/module.cpp");
+  EXPECT_EQ(steps[defs]["kind"], "library-defs");
+  EXPECT_GT(defs, reg);
+  EXPECT_GT(defs, helper);
+  EXPECT_EQ(module, steps.size() - 1);
+  EXPECT_EQ(steps[module]["kind"], "pybind-module");
+  ASSERT_EQ(j["libraries"].size(), 1u);
+  EXPECT_EQ(j["libraries"][0]["namespace"], "steps_demo");
+  EXPECT_NE(j["libraries"][0]["plan"].get<std::string>().find("defs stay in the legacy TORCH_LIBRARY"),
+            std::string::npos);
+
+  // Progress: per step, adding up to the total; ids from the file lists.
+  size_t sum = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(j["progress"]["per_step"][i]["id"], steps[i]["id"]);
+    sum += j["progress"]["per_step"][i]["uses_left"].get<size_t>();
+  }
+  EXPECT_EQ(sum, j["progress"]["uses_left"].get<size_t>());
+  EXPECT_EQ(j["progress"]["uses_left"], j["summary"]["total"]);
+
+  auto md = migrate(dir, {}, kStepsFiles);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  expect_file(md.out, "steps.plan.md");
+  EXPECT_NE(md.out.find("### Steps"), std::string::npos);
+}
+
+// --write-baseline, then --baseline after the code changed: down exits 0,
+// up exits 1 and names the step; the figures are in the JSON.
+TEST(MigrateSteps, BaselineGatesOnUsesLeftGoingUp) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"steps"});
+  const std::string base = (fs::path(dir) / "base.json").string();
+  auto first = migrate(dir, {"--write-baseline", base, "-o", "plan.md"}, kStepsFiles);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto before = nlohmann::json::parse(slurp(base));
+  const size_t total = before["progress"]["uses_left"].get<size_t>();
+
+  // A use fewer in shift.cpp: down.
+  const fs::path shift = fs::path(dir) / "steps/shift.cpp";
+  std::string text = slurp(shift);
+  const std::string check = "  TORCH_CHECK(x.dim() > 0, \"expected at least one dimension\");\n";
+  ASSERT_NE(text.find(check), std::string::npos);
+  spit(shift, text.substr(0, text.find(check)) + text.substr(text.find(check) + check.size()));
+  auto down = migrate(dir, {"--format", "json", "--baseline", base}, kStepsFiles);
+  ASSERT_EQ(down.exit_code, 0) << down.err;
+  const auto d = down.json()["baseline"];
+  EXPECT_EQ(d["uses_left_before"], total);
+  EXPECT_EQ(d["uses_left_now"], total - 1);
+  EXPECT_EQ(d["change"], -1);
+  EXPECT_EQ(d["regressed"], false);
+  bool stepped_down = false;
+  for (const auto& s : d["per_step"]) stepped_down |= s["status"] == "down" && s["files"] == nlohmann::json{"steps/shift.cpp"};
+  EXPECT_TRUE(stepped_down) << d.dump(1);
+  EXPECT_NE(down.err.find("uses left: " + std::to_string(total - 1)), std::string::npos) << down.err;
+
+  // Two legacy calls more: up, exit 1.
+  spit(shift, slurp(shift) + "\nat::Tensor shift_twice(const at::Tensor& x) { return shift_cpu(shift_cpu(x)); }\n");
+  auto up = migrate(dir, {"--format", "json", "--baseline", base}, kStepsFiles);
+  EXPECT_EQ(up.exit_code, 1) << up.err;
+  EXPECT_EQ(up.json()["baseline"]["regressed"], true);
+  EXPECT_NE(up.err.find("went up"), std::string::npos) << up.err;
+}
+
+TEST(MigrateSteps, ABadOrMissingBaselineIsAOneLineInputError) {
+  const std::string dir = make_temp_dir();
+  spit(fs::path(dir) / "a.cpp", "int f() { return 1; }\n");
+  spit(fs::path(dir) / "bad.json", "{\"summary\": {}}");
+  for (const std::string name : {"missing.json", "bad.json"}) {
+    auto r = run_torchabi({"migrate", "--baseline", name, "-o", "plan.md", "a.cpp", "--", "-std=c++17"}, dir);
+    EXPECT_EQ(r.exit_code, 2) << name << ": " << r.err;
+    EXPECT_NE(r.err.find(name), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(fs::path(dir) / "plan.md")) << "nothing written";
+  }
+}
