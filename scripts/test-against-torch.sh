@@ -32,6 +32,8 @@
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
 #    extensions (scripts/against-torch/setup_run.sh).
+# 7. The facts migrate's steps rely on: legacy and stable registrations of
+#    one namespace loaded together (scripts/against-torch/mixed_registrations.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -47,7 +49,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -251,6 +253,15 @@ rc=0
 case $rc in
   0) ;;
   3) echo "  skipped: the recorder could not run in the chroot" ;;
+  *) status=1 ;;
+esac
+# 7. What migrate's steps rely on: legacy and stable registrations side by side.
+phase "migrate steps: legacy and stable registrations side by side"
+rc=0
+"$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
+case $rc in
+  0) ;;
+  3) echo "  skipped: the chroot could not be entered" ;;
   *) status=1 ;;
 esac
 phase "done (work files in $work)"
