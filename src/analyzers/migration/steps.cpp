@@ -317,7 +317,9 @@ private:
       if (!members.count(e.provider) || members.count(e.user)) continue;
       const std::string user = shown(e.user);
       const CodeBlock& b = *e.block;
-      if (e.declared_line)
+      // A prototype beside a registration changes with the kernel; one beside
+      // a pybind11 binding goes with the binding (below).
+      if (e.declared_line && b.is_library())
         s.edits.push_back({user, e.declared_line, "update the declaration of " + e.function + " to the stable types"});
       if (b.is_library()) {
         const std::string key = b.kind == CodeBlock::Kind::LibraryImpl ? b.dispatch_key : "<key>";

@@ -125,3 +125,46 @@ gaps:
   EXPECT_NE(md.find("Source: torch/csrc/stable/ops.h"), std::string::npos) << md;
   EXPECT_NE(render_plan_html(plan).find("add it in 2.15"), std::string::npos);
 }
+
+TEST(PlanReporters, StepsProgressAndTheBaselineComparisonInEveryFormat) {
+  MigrationPlan plan = sample_plan();
+  ASSERT_EQ(plan.steps.size(), 3u);
+  ProgressComparison c;
+  c.baseline = "old<plan>.json";
+  c.before = 5;
+  c.now = 4;
+  c.steps.push_back({plan.steps[0].id, plan.steps[0].files, 2, 1, "down"});
+  c.steps.push_back({"s-00000000", {"gone.cpp"}, 1, std::nullopt, "gone"});
+  plan.comparison = c;
+
+  auto j = nlohmann::json::parse(render_plan_json(plan));
+  EXPECT_EQ(j["progress"]["uses_left"], 4);
+  EXPECT_EQ(j["progress"]["by_disposition"]["blocked"], 1);
+  ASSERT_EQ(j["progress"]["per_step"].size(), 3u);
+  size_t sum = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(j["progress"]["per_step"][i]["id"], j["steps"][i]["id"]);
+    EXPECT_EQ(j["steps"][i]["id"].get<std::string>().size(), 10u);
+    sum += j["progress"]["per_step"][i]["uses_left"].get<size_t>();
+  }
+  EXPECT_EQ(sum, 4u);
+  // The blocked file lands last and names its blocker.
+  EXPECT_EQ(j["steps"][2]["files"][0], "src/stack.cpp");
+  EXPECT_EQ(j["steps"][2]["blockers"][0], "torchbind: torch::class_ at src/stack.cpp:12");
+  EXPECT_EQ(j["baseline"]["change"], -1);
+  EXPECT_EQ(j["baseline"]["regressed"], false);
+  EXPECT_EQ(j["baseline"]["per_step"][1]["status"], "gone");
+  EXPECT_TRUE(j["baseline"]["per_step"][1]["now"].is_null());
+
+  const std::string md = render_plan_markdown(plan);
+  EXPECT_NE(md.find("### Steps"), std::string::npos);
+  EXPECT_NE(md.find("`" + plan.steps[0].id + "`"), std::string::npos);
+  EXPECT_NE(md.find("### Progress since `old<plan>.json`"), std::string::npos);
+  EXPECT_NE(md.find("| gone |"), std::string::npos);
+
+  const std::string html = render_plan_html(plan);
+  EXPECT_NE(html.find("<ol id=\"steps\">"), std::string::npos);
+  EXPECT_NE(html.find("data-id=\"" + plan.steps[0].id + "\""), std::string::npos);
+  EXPECT_NE(html.find("old&lt;plan&gt;.json"), std::string::npos);
+  EXPECT_EQ(html.find("old<plan>"), std::string::npos);
+}
