@@ -361,8 +361,9 @@ private:
                              defs_note(b.ns, g));
         } else if (b.kind == CodeBlock::Kind::LibraryDef) {
           s.builds.push_back(shown(f) + ": " + b.label() + " becomes STABLE_TORCH_LIBRARY(" + b.ns +
-                             ", m) in this one change: a namespace has one def block, and a STABLE_TORCH_LIBRARY next "
-                             "to a loaded legacy one is refused at load time. It may also stay in a legacy module: the "
+                             ", m) in this one change: a namespace has one def block, and loading a STABLE_TORCH_LIBRARY "
+                             "and a legacy TORCH_LIBRARY of one namespace kills the process. It may also stay in a "
+                             "legacy module: the "
                              "stable impls register for its ops; new ops can go in a STABLE_TORCH_LIBRARY_FRAGMENT(" +
                              b.ns + ", m)");
         } else {
