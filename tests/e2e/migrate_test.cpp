@@ -695,14 +695,18 @@ size_t step_holding(const nlohmann::json& steps, const std::string& file) {
 
 // fixtures/migrate/steps: a shared helper header, two registration units
 // (a kernel registered in its own file, one registered in register.cpp), the
-// library's defs, and a pybind module binding a kernel.
-TEST(MigrateSteps, AProjectLandsInStepsThatEachBuild) {
+// library's defs, and a pybind module binding a kernel. Then, on the same copy
+// (lint's cache keeps the later runs short): --write-baseline, and --baseline
+// after the code changed: down exits 0, up exits 1 and names the step.
+TEST(MigrateSteps, AProjectLandsInStepsThatEachBuildAndCIGatesOnItsProgress) {
   REQUIRE_LIBTORCH();
   const std::string dir = copy_fixtures({"steps"});
-  auto r = migrate(dir, {"--format", "json"}, kStepsFiles);
+  const std::string base = (fs::path(dir) / "base.json").string();
+  auto r = migrate(dir, {"--format", "json", "--write-baseline", base}, kStepsFiles);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = r.json();
   expect_file(comparable(j).dump(2) + "\n", "steps.plan.json");
+  EXPECT_EQ(nlohmann::json::parse(slurp(base)), j) << "--write-baseline writes the plan's JSON";
   const auto& steps = j["steps"];
   ASSERT_EQ(steps.size(), 5u) << steps.dump(1);
 
@@ -734,37 +738,25 @@ TEST(MigrateSteps, AProjectLandsInStepsThatEachBuild) {
             std::string::npos);
 
   // Progress: per step, adding up to the total; ids from the file lists.
-  size_t sum = 0;
+  size_t total = 0;
   for (size_t i = 0; i < steps.size(); ++i) {
     EXPECT_EQ(j["progress"]["per_step"][i]["id"], steps[i]["id"]);
-    sum += j["progress"]["per_step"][i]["uses_left"].get<size_t>();
+    total += j["progress"]["per_step"][i]["uses_left"].get<size_t>();
   }
-  EXPECT_EQ(sum, j["progress"]["uses_left"].get<size_t>());
+  EXPECT_EQ(total, j["progress"]["uses_left"].get<size_t>());
   EXPECT_EQ(j["progress"]["uses_left"], j["summary"]["total"]);
 
   auto md = migrate(dir, {}, kStepsFiles);
   ASSERT_EQ(md.exit_code, 0) << md.err;
   expect_file(md.out, "steps.plan.md");
   EXPECT_NE(md.out.find("### Steps"), std::string::npos);
-}
 
-// --write-baseline, then --baseline after the code changed: down exits 0,
-// up exits 1 and names the step; the figures are in the JSON.
-TEST(MigrateSteps, BaselineGatesOnUsesLeftGoingUp) {
-  REQUIRE_LIBTORCH();
-  const std::string dir = copy_fixtures({"steps"});
-  const std::string base = (fs::path(dir) / "base.json").string();
-  auto first = migrate(dir, {"--write-baseline", base, "-o", "plan.md"}, kStepsFiles);
-  ASSERT_EQ(first.exit_code, 0) << first.err;
-  const auto before = nlohmann::json::parse(slurp(base));
-  const size_t total = before["progress"]["uses_left"].get<size_t>();
-
-  // A use fewer in shift.cpp: down.
-  const fs::path shift = fs::path(dir) / "steps/shift.cpp";
-  std::string text = slurp(shift);
+  // A use fewer in shift.cpp: down, exit 0.
+  const fs::path shift_cpp = fs::path(dir) / "steps/shift.cpp";
+  std::string text = slurp(shift_cpp);
   const std::string check = "  TORCH_CHECK(x.dim() > 0, \"expected at least one dimension\");\n";
   ASSERT_NE(text.find(check), std::string::npos);
-  spit(shift, text.substr(0, text.find(check)) + text.substr(text.find(check) + check.size()));
+  spit(shift_cpp, text.substr(0, text.find(check)) + text.substr(text.find(check) + check.size()));
   auto down = migrate(dir, {"--format", "json", "--baseline", base}, kStepsFiles);
   ASSERT_EQ(down.exit_code, 0) << down.err;
   const auto d = down.json()["baseline"];
@@ -777,8 +769,8 @@ TEST(MigrateSteps, BaselineGatesOnUsesLeftGoingUp) {
   EXPECT_TRUE(stepped_down) << d.dump(1);
   EXPECT_NE(down.err.find("uses left: " + std::to_string(total - 1)), std::string::npos) << down.err;
 
-  // Two legacy calls more: up, exit 1.
-  spit(shift, slurp(shift) + "\nat::Tensor shift_twice(const at::Tensor& x) { return shift_cpu(shift_cpu(x)); }\n");
+  // Two legacy types more: up, exit 1, in the JSON and on stderr.
+  spit(shift_cpp, slurp(shift_cpp) + "\nat::Tensor shift_twice(const at::Tensor& x) { return shift_cpu(shift_cpu(x)); }\n");
   auto up = migrate(dir, {"--format", "json", "--baseline", base}, kStepsFiles);
   EXPECT_EQ(up.exit_code, 1) << up.err;
   EXPECT_EQ(up.json()["baseline"]["regressed"], true);
