@@ -233,9 +233,32 @@ private:
   }
 
   // 0: kernels, helpers, impls; 1: a library's legacy defs; 2: pybind modules.
+  // The namespaces whose legacy def block is in `group`.
+  std::set<std::string> legacy_def_namespaces(size_t group) const {
+    std::set<std::string> ns;
+    for (size_t f : groups_[group])
+      for (const auto& b : blocks(files_[f]))
+        if (b.kind == CodeBlock::Kind::LibraryDef && !b.stable) ns.insert(b.ns);
+    return ns;
+  }
+
+  // Whether a legacy impl block of `ns` is in a file with work outside `group`.
+  bool legacy_impls_elsewhere(const std::string& ns, size_t group) const {
+    for (size_t f = 0; f < files_.size(); ++f) {
+      if (group_of_[f] == group) continue;
+      for (const auto& b : blocks(files_[f]))
+        if (b.kind == CodeBlock::Kind::LibraryImpl && !b.stable && b.ns == ns) return true;
+    }
+    return false;
+  }
+
+  // 0: kernels, helpers, impls; 1: a library's legacy defs whose impls are in
+  // other steps; 2: pybind modules.
   int tier(size_t group) const {
     if (has(group, CodeBlock::Kind::PybindModule)) return 2;
-    if (has(group, CodeBlock::Kind::LibraryDef) && !has(group, CodeBlock::Kind::LibraryImpl)) return 1;
+    if (has(group, CodeBlock::Kind::LibraryImpl)) return 0;
+    for (const auto& ns : legacy_def_namespaces(group))
+      if (legacy_impls_elsewhere(ns, group)) return 1;
     return 0;
   }
 
@@ -248,10 +271,7 @@ private:
     // A namespace's legacy defs land after the steps of its legacy impls.
     for (size_t g = 0; g < groups_.size(); ++g) {
       if (tier(g) != 1) continue;
-      std::set<std::string> ns;
-      for (size_t f : groups_[g])
-        for (const auto& b : blocks(files_[f]))
-          if (b.kind == CodeBlock::Kind::LibraryDef && !b.stable) ns.insert(b.ns);
+      const std::set<std::string> ns = legacy_def_namespaces(g);
       for (size_t other = 0; other < groups_.size(); ++other) {
         if (other == g || tier(other) == 2) continue;
         for (size_t f : groups_[other])
@@ -357,15 +377,16 @@ private:
         if (b.stable || b.kind == CodeBlock::Kind::PybindModule) continue;
         if (b.kind == CodeBlock::Kind::LibraryImpl) {
           s.builds.push_back(shown(f) + ": " + b.label() + " becomes STABLE_TORCH_LIBRARY_IMPL(" + b.ns + ", " +
-                             b.dispatch_key + ", m) with m.impl(\"op\", TORCH_BOX(&kernel)) (--fix rewrites it); " +
+                             b.dispatch_key + ", m) with m.impl(\"op\", TORCH_BOX(&kernel)); " +
                              defs_note(b.ns, g));
         } else if (b.kind == CodeBlock::Kind::LibraryDef) {
-          s.builds.push_back(shown(f) + ": " + b.label() + " becomes STABLE_TORCH_LIBRARY(" + b.ns +
-                             ", m) in this one change: a namespace has one def block, and loading a STABLE_TORCH_LIBRARY "
-                             "and a legacy TORCH_LIBRARY of one namespace kills the process. It may also stay in a "
-                             "legacy module: the "
-                             "stable impls register for its ops; new ops can go in a STABLE_TORCH_LIBRARY_FRAGMENT(" +
-                             b.ns + ", m)");
+          std::string text = shown(f) + ": " + b.label() + " becomes STABLE_TORCH_LIBRARY(" + b.ns +
+                             ", m) in this one change: a namespace has one def block, and loading "
+                             "a STABLE_TORCH_LIBRARY and a legacy TORCH_LIBRARY of one namespace kills the process";
+          if (t == 1)
+            text += "; or the block stays in a legacy module for good: the stable impls of the earlier steps register "
+                    "for its ops, and new ops can go in a STABLE_TORCH_LIBRARY_FRAGMENT(" + b.ns + ", m)";
+          s.builds.push_back(text);
         } else {
           s.builds.push_back(shown(f) + ": " + b.label() + " becomes STABLE_TORCH_LIBRARY_FRAGMENT(" + b.ns +
                              ", m); fragments of one namespace may mix legacy and stable");
@@ -389,19 +410,20 @@ private:
                          "(per-source flags, or a separate stable extension module); a source that still includes "
                          "a legacy header may not: ATen/core/TensorBase.h stops with #error under it");
 
-    // Blockers inside the step.
-    size_t shown_blockers = 0, more = 0;
+    // Blockers inside the step: one line per blocker, API and line.
+    std::vector<std::pair<std::string, size_t>> blocked;
     for (size_t f : groups_[g])
       for (const ApiUse* u : uses_in_[files_[f]]) {
         if (u->disposition != Disposition::Blocked) continue;
-        if (shown_blockers++ >= 10) {
-          ++more;
-          continue;
-        }
-        s.blockers.push_back((u->blocker.empty() ? std::string("no-stable-equivalent") : u->blocker) + ": " + u->api +
-                             " at " + shown(f) + ":" + std::to_string(u->location.line));
+        std::string line = (u->blocker.empty() ? std::string("no-stable-equivalent") : u->blocker) + ": " + u->api +
+                           " at " + shown(f) + ":" + std::to_string(u->location.line);
+        auto same = std::find_if(blocked.begin(), blocked.end(), [&](const auto& b) { return b.first == line; });
+        if (same != blocked.end()) ++same->second;
+        else blocked.emplace_back(std::move(line), 1);
       }
-    if (more) s.blockers.push_back("and " + std::to_string(more) + " more");
+    for (size_t i = 0; i < blocked.size() && i < 10; ++i)
+      s.blockers.push_back(blocked[i].first + (blocked[i].second > 1 ? " (" + std::to_string(blocked[i].second) + " uses)" : ""));
+    if (blocked.size() > 10) s.blockers.push_back("and " + std::to_string(blocked.size() - 10) + " more");
 
     for (size_t p : after_[g]) s.after.push_back(ids_[p]);
     std::sort(s.after.begin(), s.after.end(), [&](const std::string& a, const std::string& b) {
