@@ -460,8 +460,9 @@ def package_row(name, version, items, torches, releases):
         "verdict": verdict, "stable": verdict in ("STABLE", "NO-TORCH") if audited else None,
         "floor": max(floors, key=parse_release) if floors else None,
         "cuda": sorted({e["cuda"] for e in audited if e["cuda"]}),
+        # None: no artifact states a torch requirement (bare libraries).
         "requirement_consistent": (all(e["requirement_consistent"] is not False for e in audited)
-                                   if audited else None),
+                                   if any(e["requirement_consistent"] is not None for e in audited) else None),
         "requirement_problems": [e["requirement_problem"] for e in audited if e["requirement_problem"]],
         "torch": {}, "releases": {},
     }
@@ -498,9 +499,9 @@ def render_markdown(report):
     out.append(f"**{s['packages']} packages, {s['artifacts']} artifacts: {s['audited']} audited, {s['failed']} failed**")
     out.append("")
     for t in report["torches"]:
-        out.append(f"- {torch_column(t)} (`{t['id']}`): {s['breaking'].get(t['id'], 0)} packages do not load")
+        out.append(f"- {torch_column(t)} (`{t['id']}`): {packages(s['breaking'].get(t['id'], 0))}")
     for r in report["releases"]:
-        out.append(f"- PyTorch {r} (rules): {s['breaking_releases'].get(r, 0)} packages do not load")
+        out.append(f"- PyTorch {r} (rules): {packages(s['breaking_releases'].get(r, 0))}")
     out.append("")
     cols = [torch_column(t) for t in report["torches"]] + [f"{r} (rules)" for r in report["releases"]]
     out.append("| package | version | verdict | floor | CUDA | requirement | " + " | ".join(cols) + " |")
@@ -517,6 +518,10 @@ def render_markdown(report):
         out += ["", "### Failed", ""]
         out += [f"- `{md(a['path'])}`: {md(a['error'])}" for a in failed]
     return "\n".join(out) + "\n"
+
+
+def packages(n):
+    return f"{n} package{'' if n == 1 else 's'} {'does' if n == 1 else 'do'} not load"
 
 
 def md(text):
@@ -561,9 +566,9 @@ def render_html(report):
     if failed:
         failed_html = "<h2>Failed</h2><ul>" + "".join(
             f"<li><code>{e(a['path'])}</code>: {e(a['error'])}</li>" for a in failed) + "</ul>"
-    summary = "".join(f"<li>{e(torch_column(t))} (<code>{e(t['id'])}</code>): {s['breaking'].get(t['id'], 0)} "
-                      "packages do not load</li>" for t in report["torches"])
-    summary += "".join(f"<li>PyTorch {e(r)} (rules): {s['breaking_releases'].get(r, 0)} packages do not load</li>"
+    summary = "".join(f"<li>{e(torch_column(t))} (<code>{e(t['id'])}</code>): "
+                      f"{packages(s['breaking'].get(t['id'], 0))}</li>" for t in report["torches"])
+    summary += "".join(f"<li>PyTorch {e(r)} (rules): {packages(s['breaking_releases'].get(r, 0))}</li>"
                        for r in report["releases"])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>torchabi scan</title>
