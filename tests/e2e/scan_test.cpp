@@ -6,7 +6,9 @@
 // says of each artifact, and a re-run must reuse every stored result.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -165,4 +167,54 @@ TEST(Scan, BadArgumentsAreInputErrors) {
   r = run_torchabi({"scan", "-o", make_temp_dir() + "/o", "--release", "2.10", "/nonexistent/x.whl"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "torchabi: error: /nonexistent/x.whl: no such file or directory\n");
+}
+
+// --scheduler: a Dask cluster started apart (dask-scheduler and dask-worker
+// on this machine's loopback), as on a real cluster whose workers see the
+// same paths. The client only submits and writes the results.
+TEST(Scan, RunsOnAnExistingSchedulerAndItsWorkers) {
+  if (!have_dask() || std::system("command -v dask-scheduler >/dev/null && command -v dask-worker >/dev/null") != 0)
+    GTEST_SKIP() << "dask-scheduler or dask-worker (python3-distributed) is missing";
+  const std::string dir = make_temp_dir();
+  // A free loopback port: bound by the kernel, released, then given to the scheduler.
+  const std::string port = [] {
+    FILE* p = popen("/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); "
+                    "print(s.getsockname()[1])'", "r");
+    char buf[16] = {};
+    if (p) {
+      if (!fgets(buf, sizeof buf, p)) buf[0] = 0;
+      pclose(p);
+    }
+    return std::string(buf, strcspn(buf, "\n"));
+  }();
+  ASSERT_FALSE(port.empty());
+  const std::string address = "tcp://127.0.0.1:" + port;
+  ASSERT_EQ(std::system(("dask-scheduler --host 127.0.0.1 --port " + port + " --no-dashboard >'" + dir +
+                         "/scheduler.log' 2>&1 & echo $! >'" + dir + "/scheduler.pid'")
+                            .c_str()),
+            0);
+  ASSERT_EQ(std::system(("sleep 2; dask-worker " + address + " --nworkers 1 --nthreads 1 --no-dashboard >'" + dir +
+                         "/worker.log' 2>&1 & echo $! >'" + dir + "/worker.pid'")
+                            .c_str()),
+            0);
+  auto stop = [&] {
+    for (const char* pid : {"/worker.pid", "/scheduler.pid"})
+      std::system(("kill $(cat '" + dir + pid + "') 2>/dev/null; sleep 1").c_str());
+  };
+  const std::string out = dir + "/scan";
+  RunResult r;
+  // The worker needs a few seconds to register; the client waits for the scheduler only.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    r = run_torchabi({"scan", "-o", out, "--scheduler", address, "--release", "2.12", fixture("conda"), stable_lib()});
+    if (r.exit_code != 2) break;
+    std::system("sleep 0.5");
+  }
+  stop();
+  ASSERT_EQ(r.exit_code, 0) << r.err << read_all(dir + "/worker.log");
+  const auto report = read_json(out + "/report.json");
+  EXPECT_EQ(report["summary"]["audited"], 5);
+  for (const auto& a : report["artifacts"]) {
+    auto direct = run_torchabi({"audit", "--format", "json", a["path"]});
+    EXPECT_EQ(a["audit"], direct.json()) << a["path"];
+  }
 }

@@ -266,6 +266,7 @@ def start_client(args):
 def run_audits(pending, args, audit_args, outdir, results_dir, optkey, progress):
     from dask.distributed import as_completed
     client, cluster = start_client(args)
+    progress.start = time.monotonic()  # the rate counts audits, not the cluster's start
     failures = {}
     hook_dir = os.path.join(outdir, ".test-hooks")
     test_kill = os.environ.get("TORCHABI_SCAN_TEST_KILL", "")
