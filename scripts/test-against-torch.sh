@@ -32,6 +32,8 @@
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
 #    extensions (scripts/against-torch/setup_run.sh).
+# 7. The CUDA `audit --torch` reads from an install against real torch's
+#    torch.version.cuda (scripts/against-torch/cuda.py).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -253,5 +255,13 @@ case $rc in
   3) echo "  skipped: the recorder could not run in the chroot" ;;
   *) status=1 ;;
 esac
+# 7. The install's CUDA as torchabi reads it against torch.version.cuda.
+phase "audit --torch's CUDA against torch.version.cuda"
+if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
+  python3 "$root/scripts/against-torch/cuda.py" --torchabi "$torchabi" --chroot "$chroot_dir" \
+    --cuda-lib "$build/fixtures/cuda_ext/libcuda_ext12.so" || status=1
+else
+  echo "  skipped: fixtures/cuda_ext is not built"
+fi
 phase "done (work files in $work)"
 exit $status
