@@ -132,12 +132,16 @@ TEST(Scan, DaskLocalClusterMergesEveryAuditSurvivesKilledWorkersAndSkipsOnRerun)
   auto second = read_json(out + "/report.json");
   EXPECT_EQ(second["summary"]["reused"], artifacts.size() - 1);
   EXPECT_EQ(second["summary"]["failed"], 0);
-  for (const auto& [path, time] : stored)
-    if (path.ends_with(".json") && path.find("hashes") == std::string::npos)
+  for (const auto& [path, time] : stored) {
+    if (path.ends_with(".json") && path.find("hashes") == std::string::npos) {
       EXPECT_EQ(fs::last_write_time(path), time) << path << " was rewritten";
-  for (size_t i = 0; i < second["artifacts"].size(); ++i)
-    if (second["artifacts"][i]["path"] != dir + "/libkillme.so")
+    }
+  }
+  for (size_t i = 0; i < second["artifacts"].size(); ++i) {
+    if (second["artifacts"][i]["path"] != dir + "/libkillme.so") {
       EXPECT_EQ(second["artifacts"][i], report["artifacts"][i]);
+    }
+  }
   const auto killme = std::find_if(second["artifacts"].begin(), second["artifacts"].end(),
                                    [&](const auto& a) { return a["path"] == dir + "/libkillme.so"; });
   ASSERT_NE(killme, second["artifacts"].end());
