@@ -32,7 +32,9 @@
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
 #    extensions (scripts/against-torch/setup_run.sh).
-# 7. The facts migrate's steps rely on: legacy and stable registrations of
+# 7. The CUDA `audit --torch` reads from an install against real torch's
+#    torch.version.cuda (scripts/against-torch/cuda.py).
+# 8. The facts migrate's steps rely on: legacy and stable registrations of
 #    one namespace loaded together (scripts/against-torch/mixed_registrations.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
@@ -49,7 +51,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -255,7 +257,15 @@ case $rc in
   3) echo "  skipped: the recorder could not run in the chroot" ;;
   *) status=1 ;;
 esac
-# 7. What migrate's steps rely on: legacy and stable registrations side by side.
+# 7. The install's CUDA as torchabi reads it against torch.version.cuda.
+phase "audit --torch's CUDA against torch.version.cuda"
+if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
+  python3 "$root/scripts/against-torch/cuda.py" --torchabi "$torchabi" --chroot "$chroot_dir" \
+    --cuda-lib "$build/fixtures/cuda_ext/libcuda_ext12.so" || status=1
+else
+  echo "  skipped: fixtures/cuda_ext is not built"
+fi
+# 8. What migrate's steps rely on: legacy and stable registrations side by side.
 phase "migrate steps: legacy and stable registrations side by side"
 rc=0
 "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?

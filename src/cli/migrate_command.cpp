@@ -168,7 +168,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   }
   const auto inactive = take_inactive_regions(out.report);
   CouplingFacts coupling = take_coupling_facts(out.report);
-  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites);
+  const AtenFallback aten = AtenFallback::load(rules);
+  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites, &aten);
 
   const source::LintTargets targets = source::collect_lint_targets(req);
   std::vector<std::string> roots;

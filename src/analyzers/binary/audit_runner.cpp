@@ -1,6 +1,7 @@
 #include "analyzers/binary/audit_runner.h"
 
 #include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/conda_audit.h"
 #include "analyzers/binary/env_audit.h"
 #include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/torch_audit.h"
@@ -59,6 +60,9 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
       if (a.kind == ArtifactKind::Wheel) {
         MappedFile file(a.path);
         audit_wheel(a.path, file.bytes(), classifier, options, report);
+      } else if (a.kind == ArtifactKind::CondaPackage) {
+        MappedFile file(a.path);
+        audit_conda_package(a.path, file.bytes(), classifier, options, report);
       } else {
         audit_library_file(a.path, classifier, options, report);
       }
