@@ -19,6 +19,7 @@ struct RunArgs {
   std::string torch_version;
   double timeout = 10.0;
   std::string runtime_dir;
+  std::string root;
   ReportOptions report;
 };
 
@@ -34,6 +35,7 @@ int run(const RunArgs& a) {
   }
   options.timeout_seconds = a.timeout;
   options.runtime_dir = a.runtime_dir;
+  options.root = a.root;
   findings::Report report;
   report.command = "run";
   runtime_driver::run_extension(options, report);
@@ -57,6 +59,10 @@ void add_run_command(CLI::App& app, Dispatch& d) {
       ->default_val(10.0);
   cmd->add_option("--runtime-dir", args->runtime_dir,
                   "Directory of the reference runtime libraries (default: next to torchabi, or TORCHABI_RUNTIME_DIR)");
+  cmd->add_option("--root", args->root,
+                  "Run the extension inside this root filesystem (a chroot of the system it was built on, with its "
+                  "C/C++ runtime and libraries), entered through private user and mount namespaces; PyTorch is still "
+                  "not needed there");
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }

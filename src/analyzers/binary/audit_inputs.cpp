@@ -46,7 +46,7 @@ void walk(const std::string& dir, ExpandedInputs& out, std::set<fs::path>& seen)
     if (!wheel && !is_library_member(name)) continue;
     fs::path canonical = fs::weakly_canonical(it->path(), fec);
     if (!seen.insert(fec ? it->path() : canonical).second) continue;
-    found.push_back({it->path().string(), wheel ? ArtifactKind::Wheel : ArtifactKind::Library});
+    found.push_back({it->path().string(), wheel ? ArtifactKind::Wheel : ArtifactKind::Library, /*named=*/false});
   }
   if (found.empty()) {
     out.failures.push_back({dir, "no shared libraries (*.so, *.dylib, *.pyd, *.dll) or wheels (*.whl) found in this directory"});
