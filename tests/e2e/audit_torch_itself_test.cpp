@@ -41,6 +41,7 @@ struct FakeSite {
 FakeSite fake_site() {
   FakeSite s;
   s.site = make_temp_dir() + "/lib/python3.12/site-packages";
+  fs::create_directories(s.site);
   const std::vector<std::string> torch_files = {
       "torch/lib/libtorch_cpu.so", "torch/lib/libtorch_python.so", "torch/lib/libshm.so", "torch/lib/libc10.so",
       "torch/lib/libcudart-a1b2c3.so.12", "torch/_C.cpython-312-x86_64-linux-gnu.so",

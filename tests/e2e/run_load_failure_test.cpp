@@ -140,12 +140,12 @@ TEST(RunRoot, MissingOrNotADirectoryIsOneLineAndExit2) {
   const std::string ext = build_dir() + "/fixtures/runtime/good_ops.so";
   auto missing = run_torchabi({"run", "--root", dir + "/nope", ext});
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err, "torchabi: --root: " + dir + "/nope: no such directory\n") << missing.err;
+  EXPECT_EQ(missing.err, "torchabi: error: --root: " + dir + "/nope: no such directory\n") << missing.err;
   EXPECT_TRUE(missing.out.empty());
   const std::string file = write_file(dir, "f", "x");
   auto not_dir = run_torchabi({"run", "--root", file, ext});
   EXPECT_EQ(not_dir.exit_code, 2);
-  EXPECT_EQ(not_dir.err, "torchabi: --root: " + file + ": not a directory\n") << not_dir.err;
+  EXPECT_EQ(not_dir.err, "torchabi: error: --root: " + file + ": not a directory\n") << not_dir.err;
 }
 
 TEST(RunRoot, ARootTorchabiCannotStartInIsOneLineAndExit2) {
@@ -156,7 +156,7 @@ TEST(RunRoot, ARootTorchabiCannotStartInIsOneLineAndExit2) {
   if (!fs::exists(ext)) GTEST_SKIP() << "fixtures not built";
   auto r = run_torchabi({"run", "--root", root, ext});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_EQ(r.err.rfind("torchabi: --root: cannot run the reference runtime inside " + root + ": ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("torchabi: error: --root: cannot run the reference runtime inside " + root + ": ", 0), 0u) << r.err;
   EXPECT_EQ(lines(r.err), 1) << r.err;
   EXPECT_TRUE(fs::is_empty(root)) << "the root was modified";
 }

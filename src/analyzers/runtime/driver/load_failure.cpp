@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <map>
 
+#include "analyzers/runtime/driver/extension_imports.h"
 #include "analyzers/runtime/driver/standins.h"
+#include "common/input_error.h"
 #include "inputs/load_diagnosis.h"
 
 namespace torchabi::runtime_driver {
@@ -103,6 +105,22 @@ std::vector<ProtoFinding> explain_load_failure(const std::string& extension, con
                 (python ? " (it is Python's C API)" : "");
     if (!dem.empty()) f.notes.push_back(sym + " is " + dem);
     f.notes.push_back(loader);
+    // The loader names the first import it cannot bind; PyTorch's unstable C++ may come next.
+    size_t unstable = 0;
+    std::string first_unstable;
+    try {
+      for (const auto& u : read_extension_imports(extension).undefined) {
+        if (!u.starts_with("_Z")) continue;
+        const std::string d = demangle(u);
+        if (d.empty() || !is_pytorch_symbol(u, d)) continue;
+        if (!unstable++) first_unstable = d;
+      }
+    } catch (const InputError&) {
+    }
+    if (unstable)
+      f.notes.push_back("it also imports " + std::to_string(unstable) + " C++ function" + (unstable == 1 ? "" : "s") +
+                        " of PyTorch's (" + first_unstable + (unstable > 1 ? ", ..." : "") +
+                        "): without Python it would fail on those next; `torchabi audit` lists them");
     f.help = python ? "the library is a Python module that needs the interpreter's symbols: run the library that "
                       "registers the ops (without Python's C API), or declare the ops in a library of their own"
                     : "link the library that defines it (DT_NEEDED), or build the extension against the same "

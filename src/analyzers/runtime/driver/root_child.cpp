@@ -113,8 +113,10 @@ void bind(int fd, const std::string& root, const std::string& from, const std::s
 
 RootSetup prepare_root(const std::string& root) {
   std::error_code ec;
-  if (!fs::exists(root, ec)) throw InputError("--root", root + ": no such directory");
-  if (!fs::is_directory(root, ec)) throw InputError("--root", root + ": not a directory");
+  const fs::file_status st = fs::status(root, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory) throw InputError("--root", root + ": " + ec.message());
+  if (!fs::exists(st)) throw InputError("--root", root + ": no such directory");
+  if (!fs::is_directory(st)) throw InputError("--root", root + ": not a directory");
   RootSetup s;
   s.root = fs::canonical(root, ec).string();
   if (ec || s.root == "/") throw InputError("--root", root + ": not a root filesystem other than this machine's");
