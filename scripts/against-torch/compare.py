@@ -99,8 +99,8 @@ LOAD_RULES = {"runtime-load-failed", "runtime-missing-symbol", "runtime-c-runtim
               "runtime-unresolved-symbol"}
 
 
-def run_torchabi(binary, so, cases, out_json, env):
-    cmd = [binary, "run", *EXTRA_RUN_ARGS, so, "--format", "json", "-o", out_json]
+def run_torchabi(binary, so, cases, out_json, env, extra=()):
+    cmd = [binary, "run", *EXTRA_RUN_ARGS, *extra, so, "--format", "json", "-o", out_json]
     if cases:
         cmd[2:2] = ["--cases", cases]
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -143,7 +143,10 @@ def compare_extension(ext, torch_rec, binary, work, report):
         with open(expect_path, "w") as f:
             yaml.safe_dump({"cases": out_cases}, f, default_flow_style=None, sort_keys=False, width=200)
 
-    result, err = run_torchabi(binary, ext["so"], expect_path, os.path.join(work, name + ".torchabi.json"), env)
+    # "run_args": what this extension needs beyond the others (third_party.py: --preload LIB).
+    extra = [a if not a.startswith("@") else os.path.join(work, a[1:]) for a in ext.get("run_args", [])]
+    result, err = run_torchabi(binary, ext["so"], expect_path, os.path.join(work, name + ".torchabi.json"), env,
+                               extra)
     if result is None:
         report.fail(name, "torchabi could not run it", torch_rec["load"], err)
         return

@@ -20,6 +20,7 @@ struct RunArgs {
   double timeout = 10.0;
   std::string runtime_dir;
   std::string root;
+  std::vector<std::string> preload;
   ReportOptions report;
 };
 
@@ -36,6 +37,7 @@ int run(const RunArgs& a) {
   options.timeout_seconds = a.timeout;
   options.runtime_dir = a.runtime_dir;
   options.root = a.root;
+  options.preload = a.preload;
   findings::Report report;
   report.command = "run";
   runtime_driver::run_extension(options, report);
@@ -63,6 +65,10 @@ void add_run_command(CLI::App& app, Dispatch& d) {
                   "Run the extension inside this root filesystem (a chroot of the system it was built on, with its "
                   "C/C++ runtime and libraries), entered through private user and mount namespaces; PyTorch is still "
                   "not needed there");
+  cmd->add_option("--preload", args->preload,
+                  "Load this library (RTLD_GLOBAL) before the extension, as its package's Python does for a sibling "
+                  "the extension names by another file name (repeatable)")
+      ->allow_extra_args(false);  // one library per --preload: EXT after it stays the extension
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }

@@ -113,6 +113,27 @@ TEST(RunLoadFailure, MissingLibraryThatIsNotPyTorchs) {
       << f[0].dump();
 }
 
+TEST(RunLoadFailure, PreloadSatisfiesADependencyByItsSoname) {
+  // As torchcodec ships it: the extension needs libtorchabi_core.so (a soname),
+  // the file is libtorchabi_core.cpython-314.so, and the package's Python loads it first.
+  const std::string dir = make_temp_dir();
+  write_file(dir, "core.c", "int core(void) { return 1; }\n");
+  write_file(dir, "ext.c", "int core(void);\nint call(void) { return core(); }\n");
+  if (!sh("cd '" + dir + "' && cc -shared -fPIC -Wl,-soname,libtorchabi_core.so -o libtorchabi_core.cpython-314.so "
+          "core.c && cc -shared -fPIC -o ext.so ext.c ./libtorchabi_core.cpython-314.so -Wl,-rpath,'$ORIGIN'"))
+    GTEST_SKIP() << "no cc";
+  auto alone = run_torchabi({"run", "--format", "json", dir + "/ext.so"});
+  ASSERT_EQ(load_findings(alone.json()).size(), 1u) << alone.out;
+  EXPECT_EQ(load_findings(alone.json())[0]["rule"], "runtime-missing-library");
+  auto r = run_torchabi({"run", "--format", "json", "--preload", dir + "/libtorchabi_core.cpython-314.so",
+                         dir + "/ext.so"});
+  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_TRUE(load_findings(r.json()).empty()) << r.out;
+  auto missing = run_torchabi({"run", "--preload", dir + "/nope.so", dir + "/ext.so"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "torchabi: error: --preload: " + dir + "/nope.so: no such file\n");
+}
+
 TEST(RunLoadFailure, PythonCApiImportIsNotCalledAPyTorchProblem) {
   const std::string dir = make_temp_dir();
   write_file(dir, "py.c", "extern void* PyExc_RuntimeError;\nvoid* get(void) { return PyExc_RuntimeError; }\n");

@@ -170,6 +170,8 @@ void exec_in_root(const ChildPlan& plan, const RunOptions& options, const RootSe
     if (symlink((kHost + path).c_str(), (v + kLibs + "/" + soname).c_str()) != 0) fail(fd, s.root, "symlink " + soname);
   if (chroot(v.c_str()) != 0 || chdir("/") != 0) fail(fd, s.root, "chroot");
 
+  std::vector<std::string> preload;
+  for (const auto& l : plan.preload) preload.push_back(path_in_root(s, l));
   json p = {{"extension", path_in_root(s, plan.extension)},
             {"runtime_library", path_in_root(s, plan.runtime_library)},
             {"standin_template", path_in_root(s, plan.standin_template)},
@@ -177,6 +179,7 @@ void exec_in_root(const ChildPlan& plan, const RunOptions& options, const RootSe
             {"abi_version", plan.abi_version},
             {"release", plan.release},
             {"standins", plan.standins},
+            {"preload", preload},
             {"start", plan.start},
             {"report_load", plan.report_load},
             {"event_fd", fd}};
@@ -207,6 +210,7 @@ void run_child_main(int argc, char** argv) {
     plan.abi_version = p.value("abi_version", uint64_t{0});
     plan.release = p.value("release", "");
     plan.standins = p.value("standins", std::vector<std::string>{});
+    plan.preload = p.value("preload", std::vector<std::string>{});
     plan.start = p.value("start", size_t{0});
     plan.report_load = p.value("report_load", true);
     plan.event_fd = fd;

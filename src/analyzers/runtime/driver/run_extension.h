@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/version.h"
 #include "findings/finding.h"
@@ -23,6 +24,9 @@ struct RunOptions {
   // --root DIR: the child that loads the extension runs inside this root
   // filesystem (root_child.h); empty: on this machine.
   std::string root;
+  // --preload LIB...: loaded (RTLD_GLOBAL) before the extension, as a package's
+  // Python loads a sibling library the extension names by another file name.
+  std::vector<std::string> preload;
 };
 
 // Adds one subject and its findings to `report`. Throws InputError for inputs

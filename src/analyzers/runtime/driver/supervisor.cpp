@@ -491,6 +491,11 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   plan.cases = cases ? &*cases : nullptr;
   plan.standins = torch_library_names(imports.needed, inputs::RulesSource::current());
   plan.standin_template = (fs::path(plan.runtime_library).parent_path() / "libtorchabi-standin.so").string();
+  for (const auto& p : opts.preload) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) throw InputError("--preload", p + ": no such file");
+    plan.preload.push_back(fs::absolute(p).string());
+  }
 
   report.subjects.push_back({});
   findings::Subject& subject = report.subjects.back();
