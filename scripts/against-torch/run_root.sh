@@ -43,7 +43,7 @@ out=$("$torchabi" run --root "$chroot_dir" "$scratch/good_ops.so" --cases "$root
   --format json 2>&1)
 verdict=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); s=j["subjects"][0]; f=dict(s["facts"]) if isinstance(s["facts"],dict) else dict(s["facts"]); print(s["verdict"], "|", f.get("calls"))' "$out" 2>/dev/null || echo "no report: $out")
 case "$verdict" in
-  "PASSED | 10 cases: 10 passed, 0 failed") say "ok  " "run --root: good_ops built by sid's g++ (needs up to ${needs:-no} GLIBCXX): $verdict" ;;
+  "PASSED | 10 cases: 10 passed, 0 failed") say "ok  " "run --root: good_ops built by sid's g++ (needs up to ${needs:-no GLIBCXX version}): $verdict" ;;
   *) say FAIL "run --root: good_ops built by sid's g++: $verdict" ;;
 esac
 

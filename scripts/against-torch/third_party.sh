@@ -82,5 +82,22 @@ fi
 host_libs=()
 for l in "${libs[@]}"; do host_libs+=("$merged$l"); done
 "$torchabi" audit --format json --torch "$merged$site_in/torch" "${host_libs[@]}" >"$work/audit.json" 2>"$work/audit.err"
+# The whole installed dist-packages, as a user audits an environment: the
+# extensions' findings, PyTorch itself one line and nothing about its libraries.
+"$torchabi" audit --format json "$merged$site_in" >"$work/site.json" 2>/dev/null
+status=0
+python3 - "$work/site.json" <<'PY' || status=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+torch = [s for s in j["subjects"] if s.get("loads_on", "").endswith("itself: not an extension")]
+mine = [f for f in j["findings"] if "/dist-packages/torch/" in f["location"]["file"]]
+errors = sum(1 for f in j["findings"] if f.get("severity") == "error")
+ok = len(torch) == 1 and not mine
+print(f"== audit of the whole dist-packages: {len(j['subjects'])} entries, {errors} errors (the extensions'), "
+      f"{len(mine)} on PyTorch's own libraries; {torch[0]['path'].split('/')[-1] + ': ' + torch[0]['loads_on'] if torch else 'no torch line'}"
+      + ("" if ok else "  FAIL"))
+sys.exit(0 if ok else 1)
+PY
 python3 "$root/scripts/against-torch/third_party.py" --report --torchabi "$torchabi" --root "$merged" --work "$work" \
-  --audit "$work/audit.json" --real "$work/real.json"
+  --audit "$work/audit.json" --real "$work/real.json" || status=1
+exit $status
