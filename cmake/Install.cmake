@@ -31,6 +31,9 @@ string(REGEX MATCH "^[^:]+" _libclang_pkg "${_libclang_owner}")
 if(_libclang_pkg)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_libclang_pkg}")
 endif()
+# `torchabi scan` runs its front end (share/torchabi/scan.py) on Debian's
+# Python with Dask; the rest of the tool works without them.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-distributed")
 # The runtime libraries' own directory is not a system library directory:
 # dpkg-shlibdeps must not look for them in shlibs files.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)

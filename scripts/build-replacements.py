@@ -132,7 +132,13 @@ def derive(stable, headeronly, ops, aliases, accessors):
         for meth in sorted(accessors[cls]):
             # No `since`: the members are not indexed apart (stable_cxx_apis.tsv has the alias);
             # the accessor type's own entry carries the release.
-            e = entry([f"at::{cls}::{meth}"], "method", f"{stable_cls['name']}::{meth}", "", "safe",
+            # A base's member is also called through the derived accessor, and the
+            # legacy headers may declare it there (1.13's TensorAccessor<T, 1>).
+            derived = cls[:-len("Base")] if cls.endswith("Base") else None
+            legacy = [f"at::{cls}::{meth}"]
+            if derived in accessors and meth not in accessors[derived]:
+                legacy.append(f"at::{derived}::{meth}")
+            e = entry(legacy, "method", f"{stable_cls['name']}::{meth}", "", "safe",
                       style="same-method", header=stable_cls["header"],
                       note=f"The call is unchanged on a {stable_cls['name']} ({release(stable_cls['since'])}).")
             del e["since"]

@@ -32,10 +32,12 @@
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
 #    extensions (scripts/against-torch/setup_run.sh).
-# 7. PyTorch's own distribution (Debian's python3-torch, the chroot's
+# 7. The CUDA `audit --torch` reads from an install against real torch's
+#    torch.version.cuda (scripts/against-torch/cuda.py).
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
 #    dist-packages) is one line in `audit` (scripts/against-torch/torch_itself.sh).
-# 8. `run --root` in the chroot (scripts/against-torch/run_root.sh).
-# 9. Debian's own extension packages (torchaudio, torchcodec, torchvision,
+# 9. `run --root` in the chroot (scripts/against-torch/run_root.sh).
+# 10. Debian's own extension packages (torchaudio, torchcodec, torchvision,
 #    torch-scatter/-sparse/-cluster) as ground truth: audit --torch against
 #    real loads, every op in `run --root` against real torch
 #    (scripts/against-torch/third_party.sh).
@@ -260,19 +262,27 @@ case $rc in
   3) echo "  skipped: the recorder could not run in the chroot" ;;
   *) status=1 ;;
 esac
-# 7. PyTorch's own distribution (Debian's python3-torch, the chroot's
+# 7. The install's CUDA as torchabi reads it against torch.version.cuda.
+phase "audit --torch's CUDA against torch.version.cuda"
+if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
+  python3 "$root/scripts/against-torch/cuda.py" --torchabi "$torchabi" --chroot "$chroot_dir" \
+    --cuda-lib "$build/fixtures/cuda_ext/libcuda_ext12.so" || status=1
+else
+  echo "  skipped: fixtures/cuda_ext is not built"
+fi
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
 # dist-packages) is one line in `audit`, never audited as extensions.
 phase "audit: PyTorch itself is not an extension"
 rc=0
 "$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir" || rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || status=1
-# 8. `run --root`: the reference runtime inside the chroot, on an extension
+# 9. `run --root`: the reference runtime inside the chroot, on an extension
 # built there with sid's g++ and on Debian's own libtorchaudio.
 phase "run --root in the sid chroot"
 rc=0
 "$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir" || rc=$?
 [ $rc = 0 ] || [ $rc = 3 ] || status=1
-# 9. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
+# 10. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
 # torchvision, torch-scatter/-sparse/-cluster — audit --torch against real
 # loads, every op in the reference runtime (run --root) against real torch.
 phase "third-party builds: Debian's extension packages against real torch"

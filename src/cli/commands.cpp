@@ -11,6 +11,7 @@ void register_commands(CLI::App& app, Dispatch& d) {
   add_rules_command(app, d);
   add_rules_import_command(app, d);  // adds `rules import`, so after add_rules_command
   add_run_command(app, d);
+  add_scan_command(app, d);
   add_schema_command(app, d);
 }
 

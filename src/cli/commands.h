@@ -24,6 +24,7 @@ void add_migrate_command(CLI::App& app, Dispatch& d);
 void add_rules_command(CLI::App& app, Dispatch& d);
 void add_rules_import_command(CLI::App& app, Dispatch& d);
 void add_run_command(CLI::App& app, Dispatch& d);
+void add_scan_command(CLI::App& app, Dispatch& d);
 void add_schema_command(CLI::App& app, Dispatch& d);
 
 }  // namespace torchabi::cli

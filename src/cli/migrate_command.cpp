@@ -136,7 +136,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     return kExitInputError;
   }
   const auto inactive = take_inactive_regions(out.report);
-  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites);
+  const AtenFallback aten = AtenFallback::load(rules);
+  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites, &aten);
 
   const source::LintTargets targets = source::collect_lint_targets(req);
   std::vector<std::string> roots;

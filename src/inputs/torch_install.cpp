@@ -165,9 +165,14 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
       throw InputError(path, "not a PyTorch wheel: it has no torch/lib/*.so libraries");
     for (const auto& m : src.wheel->members()) {
       if (m.name != "torch/version.py") continue;
-      if (auto v = parse_version_py(src.wheel->read_text(m))) {
+      const std::string text = src.wheel->read_text(m);
+      if (auto v = parse_version_py(text)) {
         t->version_ = *v;
         t->version_source_ = "torch/version.py in the wheel";
+      }
+      if (auto c = parse_version_py_cuda(text)) {
+        t->cuda_ = *c;
+        t->cuda_source_ = "torch/version.py in the wheel (cuda)";
       }
     }
     if (t->version_.empty())
@@ -178,6 +183,7 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
           t->version_source_ = md->name;
         }
       }
+    t->read_cuda_from_version();
     return t;
   }
   if (!fs::is_directory(st)) throw InputError(path, "not a PyTorch install: neither a directory nor a wheel");
@@ -185,15 +191,17 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
   const fs::path dir(path);
   fs::path lib_dir;
   bool torch_only = false;
-  std::optional<InstallVersion> version;
+  std::optional<InstallVersion> version, cuda;
   if (present(dir / "version.py") && has_torch_library(dir / "lib", names)) {
     t->kind_ = Kind::PythonPackage;
     lib_dir = dir / "lib";
     version = python_package_version(dir);
+    cuda = python_package_cuda(dir);
   } else if (present(dir / "torch/version.py") && has_torch_library(dir / "torch/lib", names)) {
     t->kind_ = Kind::PythonPackage;
     lib_dir = dir / "torch/lib";
     version = python_package_version(dir / "torch");
+    cuda = python_package_cuda(dir / "torch");
   } else if (has_torch_library(dir / "lib", names)) {
     t->kind_ = Kind::Libtorch;
     lib_dir = dir / "lib";
@@ -205,6 +213,7 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
     if (present(parent / "version.py")) {
       t->kind_ = Kind::PythonPackage;
       version = python_package_version(parent);
+      cuda = python_package_cuda(parent);
     } else if (present(parent / "build-version") || present(parent / "include/torch")) {
       t->kind_ = Kind::Libtorch;
       version = libtorch_version(parent);
@@ -236,7 +245,20 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
     t->version_ = version->version;
     t->version_source_ = version->source;
   }
+  if (cuda) {
+    t->cuda_ = cuda->version;
+    t->cuda_source_ = cuda->source;
+  }
+  t->read_cuda_from_version();
   return t;
+}
+
+void TorchInstall::read_cuda_from_version() {
+  if (!cuda_.empty()) return;
+  if (auto c = cuda_from_local_version(version_)) {
+    cuda_ = *c;
+    cuda_source_ = "the release's local version (+" + version_.substr(version_.find('+') + 1) + ")";
+  }
 }
 
 const TorchLibrary& TorchInstall::load(size_t i) {

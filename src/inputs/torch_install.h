@@ -64,6 +64,11 @@ public:
   const std::string& version() const { return version_; }
   const std::string& version_source() const { return version_source_; }
   std::optional<TorchVersion> release() const;
+  // The CUDA it was built for as the install's files state it: "12.4", "none"
+  // (a CPU-only build), or empty when they do not say (the libraries it
+  // bundles or needs may still tell: analyzers/binary/torch_cuda.h).
+  const std::string& cuda() const { return cuda_; }
+  const std::string& cuda_source() const { return cuda_source_; }
   // "torch 2.14.1", or "torch (version unknown)".
   std::string display_name() const;
 
@@ -86,10 +91,13 @@ public:
 private:
   struct Source;
   TorchInstall() = default;
+  // "2.5.1+cu121" says CUDA 12.1 when no file stated it.
+  void read_cuda_from_version();
 
   std::string path_;
   Kind kind_ = Kind::LibraryDirectory;
   std::string version_, version_source_;
+  std::string cuda_, cuda_source_;
   TorchLibraryNames names_;
   std::vector<TorchLibrary> libraries_;
   std::unique_ptr<Source> source_;  // where library bytes come from (files, or the wheel)

@@ -89,6 +89,45 @@ std::optional<std::string> parse_version_py(std::string_view text) {
   return out;
 }
 
+std::optional<std::string> parse_version_py_cuda(std::string_view text) {
+  std::optional<std::string> out;
+  for_each_line(text, [&](std::string_view line) {
+    line = trim(line);
+    if (!line.starts_with("cuda")) return true;
+    line.remove_prefix(4);
+    const size_t eq = line.find('=');
+    if (eq == std::string_view::npos) return true;
+    std::string_view before = trim(line.substr(0, eq));
+    if (!before.empty() && !before.starts_with(":")) return true;  // "cuda_x = ..." is another name
+    std::string_view value = trim(line.substr(eq + 1));
+    if (value == "None") {
+      out = "none";
+      return false;
+    }
+    if (value.size() < 3 || (value[0] != '\'' && value[0] != '"')) return true;
+    const size_t close = value.find(value[0], 1);
+    if (close == std::string_view::npos || close == 1) return true;
+    out = std::string(value.substr(1, close - 1));
+    return false;
+  });
+  return out;
+}
+
+std::optional<std::string> cuda_from_local_version(std::string_view v) {
+  const size_t plus = v.find('+');
+  if (plus == std::string_view::npos) return std::nullopt;
+  std::string_view local = v.substr(plus + 1);
+  if (local == "cpu" || local.starts_with("cpu.") || local.starts_with("cpu_")) return "none";
+  if (!local.starts_with("cu")) return std::nullopt;
+  std::string_view digits = local.substr(2);
+  size_t n = 0;
+  while (n < digits.size() && digits[n] >= '0' && digits[n] <= '9') ++n;
+  digits = digits.substr(0, n);
+  // cu118 -> 11.8, cu121 -> 12.1, cu130 -> 13.0: the last digit is the minor.
+  if (digits.size() < 2 || digits.size() > 4) return std::nullopt;
+  return std::string(digits.substr(0, digits.size() - 1)) + "." + std::string(digits.substr(digits.size() - 1));
+}
+
 std::optional<std::string> parse_version_header(std::string_view text) {
   std::optional<std::string> parts[3];
   static const char* const kNames[3] = {"TORCH_VERSION_MAJOR", "TORCH_VERSION_MINOR", "TORCH_VERSION_PATCH"};
@@ -175,6 +214,12 @@ std::vector<std::string> library_name_versions(std::string_view file_name) {
 std::optional<InstallVersion> python_package_version(const fs::path& torch_dir) {
   if (auto text = read_text(torch_dir / "version.py"))
     if (auto v = parse_version_py(*text)) return InstallVersion{*v, "torch/version.py"};
+  return std::nullopt;
+}
+
+std::optional<InstallVersion> python_package_cuda(const fs::path& torch_dir) {
+  if (auto text = read_text(torch_dir / "version.py"))
+    if (auto v = parse_version_py_cuda(*text)) return InstallVersion{*v, "torch/version.py (cuda)"};
   return std::nullopt;
 }
 

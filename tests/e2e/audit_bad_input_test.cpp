@@ -69,7 +69,7 @@ TEST(AuditBadInput, CorruptZip) {
 TEST(AuditBadInput, EmptyDirectory) {
   const std::string dir = make_temp_dir();
   fs::create_directories(dir + "/empty");
-  expect_rejected(dir + "/empty", "no shared libraries (*.so, *.dylib, *.pyd, *.dll) or wheels (*.whl) found in this directory");
+  expect_rejected(dir + "/empty", "no shared libraries (*.so, *.dylib, *.pyd, *.dll), wheels (*.whl) or conda packages (*.conda, *.tar.bz2) found in this directory");
 }
 
 TEST(AuditBadInput, EveryBadInputAtOnce) {

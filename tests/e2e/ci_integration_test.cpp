@@ -184,6 +184,9 @@ TEST(DebianPackage, BuildsUnpacksAndRunsFromItsOwnTree) {
   for (const auto& e : fs::directory_iterator(dir + "/root/usr/lib/torchabi-runtime"))
     runtimes += e.path().filename().string().starts_with("libtorchabi-runtime-");
   EXPECT_GE(runtimes, 1u);
+  // `scan`'s Dask front end, found next to the binary as ../share/torchabi/scan.py.
+  EXPECT_TRUE(fs::exists(dir + "/root/usr/share/torchabi/scan.py"));
+  EXPECT_NE(shell("dpkg-deb -f '" + deb + "' Recommends\n", dir).out.find("python3-distributed"), std::string::npos);
   auto version = shell("'" + bin + "' --version\n", dir);
   EXPECT_EQ(version.exit_code, 0) << version.err;
   EXPECT_TRUE(version.out.starts_with("torchabi ")) << version.out;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analyzers/binary/wheel_audit.h"
+#include "inputs/conda_archive.h"
 
 namespace torchabi::binary {
 
@@ -21,6 +22,7 @@ bool has_zip_signature(const std::string& path) {
 }
 
 ArtifactKind kind_of_file(const std::string& path) {
+  if (inputs::is_conda_package_name(path)) return ArtifactKind::CondaPackage;
   if (path.ends_with(".whl") || has_zip_signature(path)) return ArtifactKind::Wheel;
   return ArtifactKind::Library;
 }
@@ -43,13 +45,16 @@ void walk(const std::string& dir, ExpandedInputs& out, std::set<fs::path>& seen)
     if (!it->is_regular_file(fec)) continue;  // follows file symlinks; directory symlinks are not entered
     const std::string name = it->path().filename().string();
     const bool wheel = name.ends_with(".whl");
-    if (!wheel && !is_library_member(name)) continue;
+    const bool conda = inputs::is_conda_package_name(name);
+    if (!wheel && !conda && !is_library_member(name)) continue;
     fs::path canonical = fs::weakly_canonical(it->path(), fec);
     if (!seen.insert(fec ? it->path() : canonical).second) continue;
-    found.push_back({it->path().string(), wheel ? ArtifactKind::Wheel : ArtifactKind::Library, /*named=*/false});
+    found.push_back({it->path().string(),
+                     wheel ? ArtifactKind::Wheel : conda ? ArtifactKind::CondaPackage : ArtifactKind::Library,
+                     /*named=*/false});
   }
   if (found.empty()) {
-    out.failures.push_back({dir, "no shared libraries (*.so, *.dylib, *.pyd, *.dll) or wheels (*.whl) found in this directory"});
+    out.failures.push_back({dir, "no shared libraries (*.so, *.dylib, *.pyd, *.dll), wheels (*.whl) or conda packages (*.conda, *.tar.bz2) found in this directory"});
     return;
   }
   std::sort(found.begin(), found.end(), [](const Artifact& a, const Artifact& b) { return a.path < b.path; });

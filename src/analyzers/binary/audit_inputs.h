@@ -1,6 +1,6 @@
 // Expands the paths given to `torchabi audit` into the files to audit:
-// files as given, directories (site-packages trees) walked for shared
-// libraries and wheels.
+// files as given, directories (site-packages trees, package mirrors) walked
+// for shared libraries, wheels and conda packages.
 #pragma once
 
 #include <string>
@@ -10,7 +10,7 @@
 
 namespace torchabi::binary {
 
-enum class ArtifactKind { Library, Wheel };
+enum class ArtifactKind { Library, Wheel, CondaPackage };
 
 struct Artifact {
   std::string path;
@@ -23,8 +23,9 @@ struct ExpandedInputs {
   std::vector<findings::InputFailure> failures;  // missing paths, empty directories
 };
 
-// Files are taken whatever their name (a wheel by its ".whl" name or zip
-// signature, anything else as a library). Directories are walked recursively
+// Files are taken whatever their name (a conda package by its ".conda" or
+// ".tar.bz2" name, a wheel by its ".whl" name or zip signature, anything else
+// as a library). Directories are walked recursively
 // without following directory symlinks; a file reached twice through
 // symlinks is audited once. Results of a walk are sorted by path.
 ExpandedInputs expand_inputs(const std::vector<std::string>& paths);

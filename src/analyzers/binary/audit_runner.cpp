@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/conda_audit.h"
 #include "analyzers/binary/env_audit.h"
 #include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/torch_audit.h"
@@ -81,6 +82,9 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
       if (a.kind == ArtifactKind::Wheel) {
         MappedFile file(a.path);
         audit_wheel(a.path, file.bytes(), classifier, options, report);
+      } else if (a.kind == ArtifactKind::CondaPackage) {
+        MappedFile file(a.path);
+        audit_conda_package(a.path, file.bytes(), classifier, options, report);
       } else {
         audit_library_file(a.path, classifier, options, report);
         if (torch) report.add(torch_itself_note(*torch, a.path));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzers/binary/cuda_needs.h"
 #include "analyzers/binary/stable_cxx_headers.h"
 #include "inputs/api_catalog.h"
 
@@ -157,6 +158,7 @@ VersionFloor report_library(const LibraryScan& scan, const findings::Location& w
                                       std::to_string(scan.stable_cxx_imports.size()) + " stable C++, " +
                                       std::to_string(scan.other_imports) + " other");
   if (!floor.label().empty()) s.facts.emplace_back("floor", floor.label());
+  describe_cuda(cuda_needs(scan.needed), s);
   for (const auto& n : needs) {  // e.g. aoti_torch_cuda_*: absent from CPU-only PyTorch
     constexpr size_t kShown = 5;
     std::vector<std::string> shown(n.imports.begin(), n.imports.begin() + std::min(kShown, n.imports.size()));

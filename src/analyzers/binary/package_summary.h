@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "analyzers/binary/cuda_needs.h"
 #include "analyzers/binary/version_floor.h"
 #include "findings/finding.h"
 
@@ -14,6 +15,7 @@ struct PackageTotals {
   std::string verdict;  // the worst over its libraries
   VersionFloor floor;   // the highest, set_by prefixed with the library
   size_t libraries = 0;
+  CudaNeeds cuda;       // the CUDA libraries of all its libraries, loaded together
 };
 
 // Fills `s`'s verdict, floor and loads_on (facts are the caller's).

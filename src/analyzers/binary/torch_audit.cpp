@@ -3,6 +3,7 @@
 #include <set>
 #include <yaml-cpp/yaml.h>
 
+#include "analyzers/binary/cuda_needs.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/load_resolution.h"
 #include "analyzers/binary/torch_findings.h"
@@ -97,6 +98,7 @@ void audit_on_torches(const inputs::ElfView& elf, const LibraryScan& scan, const
   s.loads_on = verdict == kVerdictStable ? measured + (s.loads_on.empty() ? "" : "; rules: " + s.loads_on)
                                          : s.loads_on + "; measured: " + measured;
   s.torch = std::move(loads);
+  check_cuda_on_torches(cuda_needs(scan.needed), where, options, report, subject);
 }
 
 void summarize_wheel_torches(findings::Report& report, size_t wheel_subject, size_t first_library) {

@@ -50,7 +50,7 @@ bool TorchAllowance::allows_older_than(TorchVersion floor) const {
 }
 
 std::string TorchAllowance::describe() const {
-  return kind == Kind::NotDeclared ? "no Requires-Dist on torch" : "Requires-Dist: " + requirement;
+  return kind == Kind::NotDeclared ? undeclared : origin + ": " + requirement;
 }
 
 namespace {

@@ -23,6 +23,11 @@ struct TorchAllowance {
   TorchVersion bound;      // LowerBound: the bound
   bool inclusive = true;   // LowerBound: ">=" (true) or ">" (false)
   std::string requirement; // the Requires-Dist text that decided, for messages
+  // Where the requirement is stated: "Requires-Dist" (a wheel's METADATA) or
+  // "depends" (a conda package's info/index.json), and what "no requirement"
+  // is called there.
+  std::string origin = "Requires-Dist";
+  std::string undeclared = "no Requires-Dist on torch";
 
   // True when some allowed release is older than `floor`.
   bool allows_older_than(TorchVersion floor) const;

@@ -21,6 +21,9 @@ constexpr const char* kApi = "source-unstable-api";
 constexpr const char* kMacro = "source-unstable-macro";
 constexpr const char* kInclude = "source-unstable-include";
 
+// rules/api/migration_gaps.yaml's entry for ATen operators called by name.
+constexpr const char* kAtenByName = "aten-op-by-name";
+
 constexpr const char* kNoEntry =
     "No direct stable replacement is recorded: write it with the torch::stable ops, or call the ATen operator "
     "through torch_call_dispatcher (2.10).";
@@ -104,7 +107,8 @@ void fold_into_macros(std::vector<ApiUse>& uses,
 bool is_migration_rule(const std::string& rule) { return rule == kApi || rule == kMacro || rule == kInclude; }
 
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
-                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites) {
+                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites,
+                                   const AtenFallback* aten) {
   // One finding per place and API, preferring one that carries a fix-it.
   // Notes are not uses (an unstable macro defined but never expanded).
   MacroRanges macros;
@@ -133,8 +137,11 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.fallback_fix = f.fallback_fix;
     }
     const std::string_view kind = f.rule == kMacro ? "macro" : u.is_include ? "header" : "";
-    const auto match = replacements.find(u.api, kind);
-    const Blocker* blocker = u.is_include ? nullptr : blockers.match(u.api);
+    // `a - b` is looked up as the function it calls (at::sub).
+    const std::string named = aten && kind.empty() ? aten->named_function(u.api) : std::string();
+    const std::string& lookup = named.empty() ? u.api : named;
+    const auto match = replacements.find(lookup, kind);
+    const Blocker* blocker = u.is_include ? nullptr : blockers.match(lookup);
     const BoxedRegistration* box = u.fix ? rewrites.boxed_for(u.api) : nullptr;
     const TemplatedMethodRename* renamed = u.fix ? rewrites.templated_for(u.api) : nullptr;
     const DefWithKernel* split = rewrites.def_with_kernel_for(u.api);
@@ -187,6 +194,11 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     } else if (match && !u.is_include) {
       u.disposition = Disposition::Blocked;
       u.note = match->entry->note;
+    } else if (auto call = aten && kind.empty() ? aten->dispatcher_call(u.api) : std::nullopt;
+               call && blockers.find(kAtenByName)) {
+      u.disposition = Disposition::Blocked;
+      u.blocker = kAtenByName;
+      u.note = AtenFallback::workaround(*call);
     } else {
       u.disposition = Disposition::Manual;
       u.note = match ? match->entry->note : u.is_include ? f.help : kNoEntry;
@@ -196,6 +208,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.note = "Inside a macro definition: rewrite it by hand. " + u.note;
     }
     if (u.note.empty()) u.note = f.help;
+    if (!named.empty() && !u.replacement.empty()) u.note = "Calls " + named + ". " + u.note;
     if (f.rule == kMacro && (match || blocker))
       known_macro_at.emplace(normal_path(u.location.file), u.location.line, u.location.column, u.api);
     uses.push_back(std::move(u));

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "analyzers/migration/aten_fallback.h"
 #include "analyzers/migration/blockers.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/migration_rewrites.h"
@@ -25,8 +26,12 @@ bool is_migration_rule(const std::string& rule);
 // same place, counts as that rewrite does in its file. What a torch macro the
 // rules know expands to, reported at the macro's name (torchCheckFail for a
 // TORCH_CHECK inside another macro's argument), is that macro's use, not one of its own.
+// With `aten`, a Tensor operator is looked up as the function it calls, and an
+// ATen operator with no stable replacement gets the call by name as its
+// workaround (aten_fallback.h).
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
-                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites);
+                                   const BlockerCatalog& blockers, const MigrationRewrites& rewrites,
+                                   const AtenFallback* aten = nullptr);
 
 // Fix-its that only compile together with others: a legacy call that keeps
 // no fix-it keeps its file's tensor type legacy, a registration that needs a

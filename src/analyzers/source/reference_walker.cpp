@@ -202,6 +202,19 @@ struct Walker {
       }
     }
     ref.qualified_range = ref.range;
+    if (ref.via == Via::UsingDirective) {
+      // `torch` and `nn` in `namespace F = torch::nn::functional;` qualify the
+      // namespace the directive names: one reference, for the whole name.
+      std::string_view text = tu.file_text(ref.range.file);
+      size_t after = ref.range.end;
+      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+      if (text.substr(after, 2) == "::") return;
+      if (ref.range.begin <= text.size()) {
+        uint32_t qb = qualifier_begin(text, ref.range.begin);
+        ref.qualified_range.column -= (ref.range.begin - qb);
+        ref.qualified_range.begin = qb;
+      }
+    }
     if (ref.via == Via::Spelled) {
       std::string_view text = tu.file_text(ref.range.file);
       if (ref.range.begin <= text.size()) {

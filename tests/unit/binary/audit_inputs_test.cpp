@@ -68,7 +68,7 @@ TEST(AuditInputs, MissingPathAndEmptyDirectoryAreFailures) {
   ASSERT_EQ(in.failures.size(), 3u);
   EXPECT_EQ(in.failures[0].line(), missing + ": no such file or directory");
   EXPECT_EQ(in.failures[1].line(),
-            (d.path / "empty").string() + ": no shared libraries (*.so, *.dylib, *.pyd, *.dll) or wheels (*.whl) found in this directory");
+            (d.path / "empty").string() + ": no shared libraries (*.so, *.dylib, *.pyd, *.dll), wheels (*.whl) or conda packages (*.conda, *.tar.bz2) found in this directory");
 }
 
 TEST(AuditInputs, FilesAreTakenWhateverTheirName) {

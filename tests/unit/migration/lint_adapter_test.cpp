@@ -373,3 +373,58 @@ TEST(LintAdapter, AnIncludeGoesWithTheUnsafeFixesOfItsFile) {
   EXPECT_EQ(find(uses, "torch/extension.h")->disposition, Disposition::FixableUnsafe)
       << "--fix without --unsafe-fixes keeps it, --unsafe-fixes removes it";
 }
+
+TEST(LintAdapter, AtenOperatorsWithoutAReplacementGetTheCallByName) {
+  auto file = put_file(scratch_dir(), "a.cpp", "auto y = x.flip({0}); auto z = -x; auto w = x.item();\n");
+  const auto ops = torchabi::inputs::AtenOps::parse(
+      "# release: 2.14.1\nflip\tbackend\tflip(Tensor self, int[] dims) -> Tensor\nneg\tbackend\tneg(Tensor self) -> Tensor\n"
+      "item\tcomposite\titem(Tensor self) -> Scalar\n",
+      "ops");
+  const AtenFallback aten = AtenFallback::parse(ops, "spelling\ttorch_type\tstable\nTensor\tTensorType\ttensor\nint\tIntType\tint\n",
+                                                "api\tfunction\top\nat::Tensor::operator-\tat::neg\tneg\n", "test");
+  auto with_gap = BlockerCatalog::from_yaml(R"(
+gaps:
+  - {id: aten-op-by-name, title: by name, apis: [], workaround: call it by name, source: shim.h}
+)", "test-gaps.yaml", "gaps");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 10, "at::Tensor::flip"));
+  r.add(finding("source-unstable-api", file, 1, 32, "at::Tensor::operator-"));
+  r.add(finding("source-unstable-api", file, 1, 45, "at::Tensor::item"));
+  auto uses = uses_from_lint(r, replacements(), with_gap, rewrites(), &aten);
+  const ApiUse* flip = find(uses, "at::Tensor::flip");
+  ASSERT_NE(flip, nullptr);
+  EXPECT_EQ(flip->disposition, Disposition::Blocked);
+  EXPECT_EQ(flip->blocker, "aten-op-by-name");
+  EXPECT_NE(flip->note.find("\"aten::flip\""), std::string::npos) << flip->note;
+  const ApiUse* neg = find(uses, "at::Tensor::operator-");
+  ASSERT_NE(neg, nullptr);
+  EXPECT_EQ(neg->blocker, "aten-op-by-name");
+  EXPECT_NE(neg->note.find("aten::neg"), std::string::npos) << neg->note;
+  const ApiUse* item = find(uses, "at::Tensor::item");  // a Scalar return: no call by name
+  ASSERT_NE(item, nullptr);
+  EXPECT_EQ(item->disposition, Disposition::Manual);
+  EXPECT_TRUE(item->blocker.empty());
+
+  // Without the fallback, the same uses stay manual with the generic note.
+  auto plain = uses_from_lint(r, replacements(), with_gap, rewrites());
+  EXPECT_EQ(find(plain, "at::Tensor::flip")->disposition, Disposition::Manual);
+}
+
+TEST(LintAdapter, ATensorOperatorIsLookedUpAsTheFunctionItCalls) {
+  auto file = put_file(scratch_dir(), "a.cpp", "auto z = a - b;\n");
+  const auto ops = torchabi::inputs::AtenOps::parse(
+      "# release: 2.14.1\nsub.Tensor\tbackend\tsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n", "ops");
+  const AtenFallback aten = AtenFallback::parse(ops, "spelling\ttorch_type\tstable\nTensor\tTensorType\ttensor\n",
+                                                "api\tfunction\top\nat::operator-\tat::sub\tsub.Tensor\n", "test");
+  auto repl = torchabi::source::Replacements::parse(R"(
+apis:
+  - {legacy: [at::sub], kind: function, replacement: torch::stable::subtract, header: torch/csrc/stable/ops.h, since: "2.10", fix: "no"}
+)", "test-replacements.yaml");
+  Report r;
+  r.add(finding("source-unstable-api", file, 1, 12, "at::operator-"));
+  auto uses = uses_from_lint(r, repl, blockers(), rewrites(), &aten);
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].replacement, "torch::stable::subtract");
+  EXPECT_EQ(uses[0].since->str(), "2.10");
+  EXPECT_NE(uses[0].note.find("Calls at::sub"), std::string::npos) << uses[0].note;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# bench/accuracy/migrate_public: migrate plans on public legacy extension sources
+# (corpus.tsv; not committed: read from TORCHABI_PUBLIC_LEGACY).
+#   bench/accuracy/migrate_public/run.sh [BUILD_DIR]
+# Needs Debian's libtorch-dev (the legacy headers). Exit 77 when the corpus is absent.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+build=${1:-${BUILD_DIR:-$root/build}}
+corpus=${TORCHABI_PUBLIC_LEGACY:-$HOME/.cache/torchabi/public-legacy}
+[ -x "$build/torchabi" ] || { echo "bench: $build/torchabi not built (scripts/build.sh)" >&2; exit 2; }
+[ -f /usr/include/torch/extension.h ] || { echo "bench: Debian's libtorch-dev is not installed" >&2; exit 2; }
+py=$(ls -d /usr/include/python3.* | head -n1)
+exec python3 "$here/bench.py" "$build/torchabi" "$corpus" -std=c++17 -I/usr/include/torch/csrc/api/include "-I$py" \
+  -DTORCH_EXTENSION_NAME=bench
