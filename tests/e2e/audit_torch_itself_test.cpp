@@ -141,6 +141,47 @@ TEST(AuditTorchItself, TorchPackageWithoutMetadataIsRecognisedByItsLayout) {
   EXPECT_EQ(findings_of(plain.json(), "binary-unstable-import").size(), 5u) << plain.out;
 }
 
+// A conda environment: libtorch's libraries live in $PREFIX/lib, beside every
+// other package's; conda-meta/libtorch-*.json says which files are its.
+TEST(AuditTorchItself, CondaEnvironmentLibtorchByCondaMeta) {
+  const std::string prefix = make_temp_dir();
+  fs::create_directories(prefix + "/conda-meta");
+  if (!build_lib(prefix, "lib/libtorch_cpu.so") || !build_lib(prefix, "lib/libc10.so") ||
+      !build_lib(prefix, "lib/libmyext.so"))
+    GTEST_SKIP() << "no C compiler (cc)";
+  write_file(prefix + "/conda-meta", "libtorch-2.14.1-cpu_generic_h1234_0.json",
+             R"({"name": "libtorch", "version": "2.14.1", "files": ["lib/libtorch_cpu.so", "lib/libc10.so"]})");
+  write_file(prefix + "/conda-meta", "pytorch-cpu-2.14.1-cpu_0.json",
+             R"({"name": "pytorch-cpu", "version": "2.14.1", "files": []})");
+  auto r = run_torchabi({"audit", "--format", "json", prefix + "/lib"});
+  const auto j = r.json();
+  const auto torch = subject(j, prefix);
+  EXPECT_EQ(torch["loads_on"], "PyTorch 2.14.1 itself: not an extension") << r.out;
+  EXPECT_EQ(torch["facts"]["not audited"], "2 libraries of PyTorch's own (what extensions load on)");
+  EXPECT_EQ(torch["facts"]["recognised by"], prefix + "/conda-meta/libtorch-2.14.1-cpu_generic_h1234_0.json");
+  // The other library of $PREFIX/lib is audited.
+  EXPECT_EQ(subject(j, prefix + "/lib/libmyext.so")["verdict"], "UNSTABLE");
+  EXPECT_FALSE(mentions_torch_lib(j));
+  for (const auto& f : j["findings"]) EXPECT_EQ(f["location"]["file"], prefix + "/lib/libmyext.so") << r.out;
+}
+
+TEST(AuditTorchItself, CondaPackageOfPytorchIsOneLine) {
+  const std::string tool = build_dir() + "/fixtures/conda/torchabi_make_conda";
+  const std::string lib = build_dir() + "/fixtures/legacy_ext/liblegacy_ext.so";
+  if (!fs::exists(tool) || !fs::exists(lib)) GTEST_SKIP() << "fixtures not built";
+  const std::string dir = make_temp_dir();
+  const std::string pkg = dir + "/pytorch-2.14.1-py311_0.conda";
+  const std::string cmd = "'" + tool + "' --out '" + pkg + "' --name pytorch --version 2.14.1 --build py311_0 "
+                          "lib/python3.11/site-packages/torch/lib/libtorch_python.so='" + lib + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  auto r = run_torchabi({"audit", "--format", "json", pkg});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = r.json();
+  ASSERT_EQ(j["subjects"].size(), 1u) << r.out;
+  EXPECT_EQ(j["subjects"][0]["loads_on"], "PyTorch 2.14.1 itself: not an extension");
+  EXPECT_TRUE(j["findings"].empty()) << r.out;
+}
+
 TEST(AuditTorchItself, WheelOfTorchIsOneLine) {
   const std::string whl = torchabi::test::standin_wheel();
   if (whl.empty() || !fs::exists(whl)) GTEST_SKIP() << "the stand-in torch wheel is not built";

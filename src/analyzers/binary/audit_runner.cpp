@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/conda_requirement.h"
 #include "analyzers/binary/conda_audit.h"
 #include "analyzers/binary/env_audit.h"
 #include "analyzers/binary/library_file_audit.h"
@@ -61,7 +62,7 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
   for (auto& a : inputs.artifacts)
     if (std::find(found_in_directories.begin(), found_in_directories.end(), a.path) != found_in_directories.end())
       a.named = false;
-  inputs::TorchOwnership torch_files;
+  inputs::TorchOwnership torch_files(conda_torch_packages(inputs::RulesSource::current()));
   struct TorchEntry {
     size_t subject;
     size_t libraries = 0;

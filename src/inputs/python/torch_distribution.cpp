@@ -8,6 +8,8 @@
 #include "inputs/python/site_packages.h"
 #include "inputs/wheel_metadata.h"
 
+#include <nlohmann/json.hpp>
+
 namespace torchabi::inputs {
 
 namespace fs = std::filesystem;
@@ -40,15 +42,45 @@ std::string torch_version_py(const std::string& text) {
   return std::regex_search(text, m, re) ? m[1].str() : std::string();
 }
 
+// A conda environment's record of what each package installed:
+// conda-meta/<name>-<version>-<build>.json, {"name", "version", "files"}.
+void TorchOwnership::read_conda_meta(const std::string& prefix, Site& s) const {
+  std::error_code ec;
+  const fs::path meta = fs::path(prefix) / "conda-meta";
+  if (!fs::is_directory(meta, ec)) return;
+  for (fs::directory_iterator it(meta, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (it->path().extension() != ".json") continue;
+    bool candidate = false;
+    for (const auto& n : conda_names_) candidate = candidate || entry.starts_with(n + "-");
+    if (!candidate) continue;
+    const nlohmann::json j = nlohmann::json::parse(read_text(it->path()), nullptr, false);
+    if (!j.is_object() || !conda_names_.count(j.value("name", "")) || !j.contains("files") || !j["files"].is_array())
+      continue;
+    size_t added = 0;
+    for (const auto& f : j["files"])
+      if (f.is_string()) added += s.files.insert((fs::path(prefix) / f.get<std::string>()).lexically_normal().string()).second;
+    if (!added) continue;  // a metapackage (pytorch-cpu) installs nothing
+    if (!s.torch) {
+      TorchDistribution t;
+      t.version = j.value("version", "");
+      t.package_dir = prefix;
+      t.evidence = it->path().string();
+      s.torch = std::move(t);
+    }
+  }
+}
+
 const TorchOwnership::Site& TorchOwnership::site(const std::string& dir) {
   if (auto it = sites_.find(dir); it != sites_.end()) return it->second;
   Site s;
+  read_conda_meta(dir, s);
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string entry = it->path().filename().string();
     if (!names_torch(entry) || !it->is_directory(ec)) continue;
     auto d = read_installed_distribution(dir, it->path().string());
-    if (!d || d->normalized != "torch") continue;
+    if (!d || d->normalized != "torch" || s.torch) continue;
     TorchDistribution t;
     t.version = d->version;
     t.package_dir = (fs::path(dir) / "torch").string();

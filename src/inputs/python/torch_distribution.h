@@ -2,7 +2,9 @@
 // an installed `torch` (its .dist-info's RECORD, or its top-level packages
 // when the installer kept no list, as Debian's python3-torch) and any
 // directory laid out as the torch package (torch/__init__.py beside
-// torch/version.py). Its libraries — libtorch_cpu.so, libtorch_python.so,
+// torch/version.py), and, in a conda environment, the files conda-meta says
+// the pytorch or libtorch package installed (libtorch's go to $PREFIX/lib).
+// Its libraries — libtorch_cpu.so, libtorch_python.so,
 // the CUDA/NCCL runtimes a wheel bundles in torch/lib — are what extensions
 // are judged against, never extensions themselves: `audit` reports them as
 // one line. Decided from metadata and layout, never from file names.
@@ -12,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace torchabi::inputs {
 
@@ -28,6 +31,10 @@ struct TorchDistribution {
 // directory's metadata once.
 class TorchOwnership {
 public:
+  // `conda_names`: the conda packages that are PyTorch (rules/binary/conda_torch_packages.tsv).
+  explicit TorchOwnership(std::set<std::string> conda_names = {"pytorch", "libtorch"})
+      : conda_names_(std::move(conda_names)) {}
+
   // The torch distribution `path` belongs to (as given: a symlink in
   // torch/lib that points elsewhere still belongs to torch), if any.
   const TorchDistribution* owner_of(const std::string& path);
@@ -40,6 +47,9 @@ private:
   const Site& site(const std::string& dir);
   const std::optional<TorchDistribution>& package(const std::string& dir);
 
+  void read_conda_meta(const std::string& prefix, Site& s) const;
+
+  std::set<std::string> conda_names_;
   std::map<std::string, Site> sites_;
   std::map<std::string, std::optional<TorchDistribution>> packages_;
 };

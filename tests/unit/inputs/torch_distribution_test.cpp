@@ -58,6 +58,22 @@ TEST(TorchDistribution, LayoutWithoutMetadataAndADirectoryThatOnlyHasTheName) {
   EXPECT_EQ(own.owner_of((tree.path / "b/torch/lib/libc10.so").string()), nullptr);
 }
 
+TEST(TorchDistribution, CondaMetaSaysWhichFilesArePyTorchs) {
+  const torchabi::test::TempTree tree;
+  write(tree.path / "conda-meta/libtorch-2.14.1-h1_0.json",
+        R"({"name": "libtorch", "version": "2.14.1", "files": ["lib/libtorch_cpu.so"]})");
+  write(tree.path / "conda-meta/libtorchvision-0.27-h2_0.json",  // a name that only starts like one
+        R"({"name": "libtorchvision", "version": "0.27", "files": ["lib/libtorchvision.so"]})");
+  write(tree.path / "lib/libtorch_cpu.so", "");
+  write(tree.path / "lib/libtorchvision.so", "");
+  TorchOwnership own;
+  const TorchDistribution* t = own.owner_of((tree.path / "lib/libtorch_cpu.so").string());
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->version, "2.14.1");
+  EXPECT_EQ(t->package_dir, tree.path.string());
+  EXPECT_EQ(own.owner_of((tree.path / "lib/libtorchvision.so").string()), nullptr);
+}
+
 TEST(TorchDistribution, VersionPy) {
   EXPECT_EQ(torch_version_py("__version__ = '2.14.1+debian'\n"), "2.14.1+debian");
   EXPECT_EQ(torch_version_py("x = 1\n__version__: str = \"2.10.0\"\n"), "2.10.0");
