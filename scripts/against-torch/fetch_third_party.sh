@@ -12,11 +12,13 @@
 # Prints DEST/root. Re-running with the packages unpacked does nothing. On
 # failure: one line saying why, exit 1.
 set -euo pipefail
+# shellcheck disable=SC2154 # apt_opts is set by private_apt (scripts/lib/private-apt.sh)
 root=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# -ge 2 ] || { sed -n '2,14p' "$0"; exit 2; }
 chroot_dir=$1
 dest=$(realpath -m "$2")
-suite=${4:-sid}
-[ "${3:-}" = --suite ] || suite=sid
+suite=sid
+[ "${3:-}" = --suite ] && suite=${4:?--suite needs a suite name}
 packages=(python3-torchaudio python3-torchcodec python3-torchvision python3-torch-scatter python3-torch-sparse
   python3-torch-cluster)
 stamp="$dest/root/.torchabi-fetched"

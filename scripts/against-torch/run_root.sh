@@ -17,8 +17,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 torchabi=$(realpath "$1")
 chroot_dir=${2:-${TORCHABI_TORCH_CHROOT:-$HOME/.cache/torchabi/sid-torch}}
 third=${3:-${TORCHABI_THIRD_PARTY:-$HOME/.cache/torchabi/third-party/root}}
-[ -x "$chroot_dir/usr/bin/g++" ] && [ -d "$chroot_dir/usr/include/torch" ] ||
-  { echo "  skipped: no sid chroot with g++ and PyTorch's headers at $chroot_dir"; exit 3; }
+if [ ! -x "$chroot_dir/usr/bin/g++" ] || [ ! -d "$chroot_dir/usr/include/torch" ]; then
+  echo "  skipped: no sid chroot with g++ and PyTorch's headers at $chroot_dir"
+  exit 3
+fi
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 status=0

@@ -72,6 +72,7 @@ while IFS= read -r so; do
 done < <(find "$merged$site_in"/{torchaudio,torchcodec,torchvision,torch_scatter,torch_sparse,torch_cluster} \
   -name '*.so' 2>/dev/null | sort)
 echo "== $(sed -n 's/^Package: \(python3-torch[a-z-]*\) Version: /\1 /p' "$third/.torchabi-fetched" | paste -sd, | sed 's/,/, /g')"
+# shellcheck disable=SC2016 # dpkg-query's own ${Version}
 echo "   ${#libs[@]} libraries, real torch $(in_root dpkg-query -W -f='${Version}' python3-torch)"
 
 if [ $reuse = 0 ] || [ ! -s "$work/torch_results.json" ] || [ ! -s "$work/real.json" ]; then
