@@ -12,7 +12,6 @@
 # Prints DEST/root. Re-running with the packages unpacked does nothing. On
 # failure: one line saying why, exit 1.
 set -euo pipefail
-# shellcheck disable=SC2154 # apt_opts is set by private_apt (scripts/lib/private-apt.sh)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 2 ] || { sed -n '2,14p' "$0"; exit 2; }
 chroot_dir=$1
@@ -32,6 +31,7 @@ private_apt "$dest/apt" "$suite" || fail "fetch_third_party.sh: cannot read Debi
 cp "$chroot_dir/var/lib/dpkg/status" "$dest/apt/status"
 available=()
 for p in "${packages[@]}"; do
+  # shellcheck disable=SC2154 # apt_opts is set by private_apt (scripts/lib/private-apt.sh)
   if apt-cache "${apt_opts[@]}" show "$p" >/dev/null 2>&1; then available+=("$p"); else echo "  $p: not in Debian $suite" >&2; fi
 done
 [ ${#available[@]} -gt 0 ] || fail "fetch_third_party.sh: none of ${packages[*]} is in Debian $suite"
