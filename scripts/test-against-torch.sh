@@ -34,6 +34,13 @@
 #    extensions (scripts/against-torch/setup_run.sh).
 # 7. The CUDA `audit --torch` reads from an install against real torch's
 #    torch.version.cuda (scripts/against-torch/cuda.py).
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
+#    dist-packages) is one line in `audit` (scripts/against-torch/torch_itself.sh).
+# 9. `run --root` in the chroot (scripts/against-torch/run_root.sh).
+# 10. Debian's own extension packages (torchaudio, torchcodec, torchvision,
+#    torch-scatter/-sparse/-cluster) as ground truth: audit --torch against
+#    real loads, every op in `run --root` against real torch
+#    (scripts/against-torch/third_party.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -263,5 +270,24 @@ if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
 else
   echo "  skipped: fixtures/cuda_ext is not built"
 fi
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
+# dist-packages) is one line in `audit`, never audited as extensions.
+phase "audit: PyTorch itself is not an extension"
+rc=0
+"$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir" || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
+# 9. `run --root`: the reference runtime inside the chroot, on an extension
+# built there with sid's g++ and on Debian's own libtorchaudio.
+phase "run --root in the sid chroot"
+rc=0
+"$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir" || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
+# 10. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
+# torchvision, torch-scatter/-sparse/-cluster — audit --torch against real
+# loads, every op in the reference runtime (run --root) against real torch.
+phase "third-party builds: Debian's extension packages against real torch"
+rc=0
+"$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
 phase "done (work files in $work)"
 exit $status
