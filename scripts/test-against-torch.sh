@@ -34,8 +34,15 @@
 #    extensions (scripts/against-torch/setup_run.sh).
 # 7. The CUDA `audit --torch` reads from an install against real torch's
 #    torch.version.cuda (scripts/against-torch/cuda.py).
-# 8. The facts migrate's steps rely on: legacy and stable registrations of
-#    one namespace loaded together (scripts/against-torch/mixed_registrations.sh).
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
+#    dist-packages) is one line in `audit` (scripts/against-torch/torch_itself.sh).
+# 9. `run --root` in the chroot (scripts/against-torch/run_root.sh).
+# 10. Debian's own extension packages (torchaudio, torchcodec, torchvision,
+#    torch-scatter/-sparse/-cluster) as ground truth: audit --torch against
+#    real loads, every op in `run --root` against real torch
+#    (scripts/against-torch/third_party.sh).
+# 11. The facts migrate's steps rely on: legacy and stable registrations of
+#     one namespace loaded together (scripts/against-torch/mixed_registrations.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -51,7 +58,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,52p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -265,7 +272,26 @@ if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
 else
   echo "  skipped: fixtures/cuda_ext is not built"
 fi
-# 8. What migrate's steps rely on: legacy and stable registrations side by side.
+# 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
+# dist-packages) is one line in `audit`, never audited as extensions.
+phase "audit: PyTorch itself is not an extension"
+rc=0
+"$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir" || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
+# 9. `run --root`: the reference runtime inside the chroot, on an extension
+# built there with sid's g++ and on Debian's own libtorchaudio.
+phase "run --root in the sid chroot"
+rc=0
+"$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir" || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
+# 10. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
+# torchvision, torch-scatter/-sparse/-cluster — audit --torch against real
+# loads, every op in the reference runtime (run --root) against real torch.
+phase "third-party builds: Debian's extension packages against real torch"
+rc=0
+"$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
+[ $rc = 0 ] || [ $rc = 3 ] || status=1
+# 11. What migrate's steps rely on: legacy and stable registrations side by side.
 phase "migrate steps: legacy and stable registrations side by side"
 rc=0
 "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?

@@ -91,10 +91,18 @@ class Report:
         print(f"    torchabi:     {torchabi_says}")
 
 
-def run_torchabi(binary, so, cases, out_json, env):
-    cmd = [binary, "run", so, "--format", "json", "-o", out_json]
+# Arguments added to every `torchabi run` (third_party.py: --root ROOT).
+EXTRA_RUN_ARGS = []
+
+# The findings that say the extension did not load into the reference runtime.
+LOAD_RULES = {"runtime-load-failed", "runtime-missing-symbol", "runtime-c-runtime-too-old", "runtime-missing-library",
+              "runtime-unresolved-symbol"}
+
+
+def run_torchabi(binary, so, cases, out_json, env, extra=()):
+    cmd = [binary, "run", *EXTRA_RUN_ARGS, *extra, so, "--format", "json", "-o", out_json]
     if cases:
-        cmd[3:3] = ["--cases", cases]
+        cmd[2:2] = ["--cases", cases]
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1) or not os.path.exists(out_json):
         return None, (p.stderr.strip() or p.stdout.strip() or f"exit status {p.returncode}")
@@ -103,7 +111,8 @@ def run_torchabi(binary, so, cases, out_json, env):
 
 
 def compare_extension(ext, torch_rec, binary, work, report):
-    name = os.path.basename(ext["so"])
+    # "label": a name of its own where libraries share a file name (third_party.py).
+    name = ext.get("label") or os.path.basename(ext["so"])
     env = dict(os.environ, **{k: os.path.join(work, v) for k, v in ext.get("env", {}).items()})
     ext = dict(ext, so=os.path.join(work, ext["so"]), cases=ext.get("cases") and os.path.join(work, ext["cases"]))
     cases_doc = None
@@ -134,7 +143,10 @@ def compare_extension(ext, torch_rec, binary, work, report):
         with open(expect_path, "w") as f:
             yaml.safe_dump({"cases": out_cases}, f, default_flow_style=None, sort_keys=False, width=200)
 
-    result, err = run_torchabi(binary, ext["so"], expect_path, os.path.join(work, name + ".torchabi.json"), env)
+    # "run_args": what this extension needs beyond the others (third_party.py: --preload LIB).
+    extra = [a if not a.startswith("@") else os.path.join(work, a[1:]) for a in ext.get("run_args", [])]
+    result, err = run_torchabi(binary, ext["so"], expect_path, os.path.join(work, name + ".torchabi.json"), env,
+                               extra)
     if result is None:
         report.fail(name, "torchabi could not run it", torch_rec["load"], err)
         return
@@ -145,7 +157,7 @@ def compare_extension(ext, torch_rec, binary, work, report):
 
     # Loading. Where libtorch crashes while loading (a second STABLE_TORCH_LIBRARY
     # goes on with a handle that was never set), torchabi names the cause instead.
-    load_findings = [f for f in findings if f["rule"] in ("runtime-load-failed", "runtime-missing-symbol")
+    load_findings = [f for f in findings if f["rule"] in LOAD_RULES
                      or (f["rule"] == "runtime-bad-registration" and f.get("severity") == "error")]
     torch_loaded = torch_rec["load"]["ok"]
     if torch_loaded == (not load_findings):

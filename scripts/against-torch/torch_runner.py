@@ -58,7 +58,7 @@ class MT19937_64:
         x = self.mt[self.i]
         self.i += 1
         x ^= (x >> 29) & 0x5555555555555555
-        x ^= (x << 17) & 0x71D67FFFEB4B0000
+        x ^= (x << 17) & 0x71D67FFFEDA60000
         x ^= (x << 37) & 0xFFF7EEE000000000
         x ^= x >> 43
         return x & 0xFFFFFFFFFFFFFFFF

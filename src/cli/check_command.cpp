@@ -147,6 +147,7 @@ int run(CheckArgs a) {
   findings::Report report;
   report.command = "check";
   std::vector<std::string> artifacts;
+  std::vector<std::string> walked;  // artifacts found in a directory, not named
   std::vector<std::string> sources;
   std::vector<std::string> build_dirs;
   std::vector<std::string> projects;  // build descriptions to read (project mode)
@@ -167,6 +168,7 @@ int run(CheckArgs a) {
       if (!build.empty()) build_dirs.push_back(build);
       if (described) projects.push_back(*described);
       artifacts.insert(artifacts.end(), found.begin(), found.end());
+      walked.insert(walked.end(), found.begin(), found.end());
     } else if (fs::is_regular_file(path, ec)) {
       if (source::is_source_or_header(path.string())) sources.push_back(path.string());
       else artifacts.push_back(path.string());
@@ -254,7 +256,7 @@ int run(CheckArgs a) {
     binary::AuditOptions options;
     options.target = audit_target_version(a.target_version, a.report.config, a.paths, catalog);
     auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
-    findings::Report audit = binary::run_audit(artifacts, options, classifier);
+    findings::Report audit = binary::run_audit(artifacts, options, classifier, walked);
     analysed += audit.subjects.size();
     append(report, std::move(audit));
   }

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "analyzers/runtime/driver/root_child.h"
 #include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "cli/commands.h"
 #include "cli/report_options.h"
@@ -35,6 +36,8 @@ int exit_now_if_libclang(int code) {
 
 int main(int argc, char** argv) {
   using namespace torchabi;
+  // `run --root`: the child torchabi execs inside the root filesystem (not a command for users).
+  if (argc >= 2 && std::string_view(argv[1]) == "__run-child") runtime_driver::run_child_main(argc, argv);
   CLI::App app{"torchabi: check PyTorch C++/CUDA extensions against the LibTorch stable ABI"};
   app.require_subcommand(1);
   app.fallthrough();

@@ -19,6 +19,8 @@ struct RunArgs {
   std::string torch_version;
   double timeout = 10.0;
   std::string runtime_dir;
+  std::string root;
+  std::vector<std::string> preload;
   ReportOptions report;
 };
 
@@ -34,6 +36,8 @@ int run(const RunArgs& a) {
   }
   options.timeout_seconds = a.timeout;
   options.runtime_dir = a.runtime_dir;
+  options.root = a.root;
+  options.preload = a.preload;
   findings::Report report;
   report.command = "run";
   runtime_driver::run_extension(options, report);
@@ -57,6 +61,14 @@ void add_run_command(CLI::App& app, Dispatch& d) {
       ->default_val(10.0);
   cmd->add_option("--runtime-dir", args->runtime_dir,
                   "Directory of the reference runtime libraries (default: next to torchabi, or TORCHABI_RUNTIME_DIR)");
+  cmd->add_option("--root", args->root,
+                  "Run the extension inside this root filesystem (a chroot of the system it was built on, with its "
+                  "C/C++ runtime and libraries), entered through private user and mount namespaces; PyTorch is still "
+                  "not needed there");
+  cmd->add_option("--preload", args->preload,
+                  "Load this library (RTLD_GLOBAL) before the extension, as its package's Python does for a sibling "
+                  "the extension names by another file name (repeatable)")
+      ->allow_extra_args(false);  // one library per --preload: EXT after it stays the extension
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }

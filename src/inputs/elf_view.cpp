@@ -307,6 +307,8 @@ void ElfView::read_dynamic(const void* data, size_t size, const char* strtab, si
     if (dyn.d_tag == DT_NULL) break;
     if (dyn.d_tag == DT_NEEDED) needed_.push_back(string_at(strtab, strsize, dyn.d_un.d_val, "a DT_NEEDED entry"));
     else if (dyn.d_tag == DT_SONAME) soname_ = string_at(strtab, strsize, dyn.d_un.d_val, "DT_SONAME");
+    else if (dyn.d_tag == DT_RUNPATH) runpath_ = string_at(strtab, strsize, dyn.d_un.d_val, "DT_RUNPATH");
+    else if (dyn.d_tag == DT_RPATH) rpath_ = string_at(strtab, strsize, dyn.d_un.d_val, "DT_RPATH");
   }
 }
 

@@ -74,6 +74,10 @@ public:
 
   const std::vector<std::string_view>& needed() const { return needed_; }  // DT_NEEDED, in order
   std::string_view soname() const { return soname_; }                      // DT_SONAME or empty
+  // Where the dynamic linker looks for DT_NEEDED names first ("$ORIGIN/../lib:/opt/x"),
+  // unexpanded; empty when absent. DT_RPATH counts only without DT_RUNPATH.
+  std::string_view runpath() const { return runpath_; }
+  std::string_view rpath() const { return rpath_; }
 
   // GNU symbol versions. `version(i)` is empty for indices 0 and 1 and for
   // indices no table names (a damaged .gnu.version entry is not fatal: the
@@ -113,6 +117,7 @@ private:
 
   std::vector<std::string_view> needed_;
   std::string_view soname_;
+  std::string_view runpath_, rpath_;
 
   std::vector<SymbolVersion> versions_;  // by .gnu.version index
   std::vector<std::string_view> version_defs_;

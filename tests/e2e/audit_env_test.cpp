@@ -104,6 +104,14 @@ TEST(AuditEnv, ADistributionByName) {
   ASSERT_NE(torch, nullptr) << r.out;
   EXPECT_EQ((*torch)["facts"]["files from"], "its top-level packages");
   EXPECT_EQ(by_path(j, "plain 2.0"), nullptr);
+  // Named, torch is audited, and each of its libraries says it is PyTorch's own.
+  size_t notes = 0;
+  for (const auto& f : j["findings"])
+    if (f["rule"] == "binary-torch-itself") {
+      ++notes;
+      EXPECT_EQ(f["location"]["file"], e.site + "/torch/_C.cpython-312-x86_64-linux-gnu.so");
+    }
+  EXPECT_EQ(notes, 1u) << r.out;
 }
 
 TEST(AuditEnv, WithTorchEachLibraryIsResolved) {

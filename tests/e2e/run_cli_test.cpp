@@ -39,6 +39,17 @@ TEST(RunCli, CorrectExtensionWithCasesIsClean) {
   EXPECT_EQ(s["facts"]["extension_build_version"], "2.10");
 }
 
+// As real torch (checked by scripts/test-against-torch.sh, and on Debian's
+// torchcodec by scripts/against-torch/third_party.sh): a BackendSelect kernel
+// runs for a call without tensors, and before a CPU kernel.
+TEST(RunCli, BackendSelectKernelRanksAboveCpu) {
+  auto r = run_torchabi({"run", ext("backend_select"), "--cases", cases("backend_select.yaml"), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto j = r.json();
+  EXPECT_TRUE(j["findings"].empty()) << j["findings"].dump(2);
+  EXPECT_EQ(j["subjects"][0]["facts"]["calls"], "2 cases: 2 passed, 0 failed");
+}
+
 TEST(RunCli, TextReportNamesTheRegistrations) {
   auto r = run_torchabi({"run", ext("good_ops"), "-v"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -49,9 +49,9 @@ void walk(const std::string& dir, ExpandedInputs& out, std::set<fs::path>& seen)
     if (!wheel && !conda && !is_library_member(name)) continue;
     fs::path canonical = fs::weakly_canonical(it->path(), fec);
     if (!seen.insert(fec ? it->path() : canonical).second) continue;
-    found.push_back({it->path().string(), wheel   ? ArtifactKind::Wheel
-                                          : conda ? ArtifactKind::CondaPackage
-                                                  : ArtifactKind::Library});
+    found.push_back({it->path().string(),
+                     wheel ? ArtifactKind::Wheel : conda ? ArtifactKind::CondaPackage : ArtifactKind::Library,
+                     /*named=*/false});
   }
   if (found.empty()) {
     out.failures.push_back({dir, "no shared libraries (*.so, *.dylib, *.pyd, *.dll), wheels (*.whl) or conda packages (*.conda, *.tar.bz2) found in this directory"});

@@ -15,6 +15,7 @@ enum class ArtifactKind { Library, Wheel, CondaPackage };
 struct Artifact {
   std::string path;
   ArtifactKind kind = ArtifactKind::Library;
+  bool named = true;  // given as a file, not found by walking a directory
 };
 
 struct ExpandedInputs {

@@ -1,13 +1,19 @@
 #include "analyzers/binary/audit_runner.h"
 
+#include <algorithm>
+#include <map>
+
 #include "analyzers/binary/audit_inputs.h"
+#include "analyzers/binary/conda_requirement.h"
 #include "analyzers/binary/conda_audit.h"
 #include "analyzers/binary/env_audit.h"
 #include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/torch_audit.h"
+#include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
 #include "common/mapped_file.h"
+#include "inputs/python/torch_distribution.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::binary {
@@ -39,7 +45,7 @@ void audit_environment_inputs(const std::vector<std::string>& names, const Audit
 }  // namespace
 
 findings::Report run_audit(const std::vector<std::string>& paths, const AuditOptions& given,
-                           SymbolClassifier& classifier) {
+                           SymbolClassifier& classifier, const std::vector<std::string>& found_in_directories) {
   findings::Report report;
   report.command = "audit";
   // --torch installs first: a PATH that is no install is an input error, and
@@ -53,7 +59,24 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
   if (options.env_python || !names.empty()) audit_environment_inputs(names, options, classifier, report);
   ExpandedInputs inputs = expand_inputs(files);
   report.failures.insert(report.failures.end(), inputs.failures.begin(), inputs.failures.end());
+  for (auto& a : inputs.artifacts)
+    if (std::find(found_in_directories.begin(), found_in_directories.end(), a.path) != found_in_directories.end())
+      a.named = false;
+  inputs::TorchOwnership torch_files(conda_torch_packages(inputs::RulesSource::current()));
+  struct TorchEntry {
+    size_t subject;
+    size_t libraries = 0;
+  };
+  std::map<std::string, TorchEntry> torch_entries;  // torch package dir -> its one-line subject
   for (const auto& a : inputs.artifacts) {
+    const inputs::TorchDistribution* torch =
+        a.kind == ArtifactKind::Library ? torch_files.owner_of(a.path) : nullptr;
+    if (torch && !a.named) {
+      auto [it, fresh] = torch_entries.emplace(torch->package_dir, TorchEntry{report.subjects.size()});
+      if (fresh) report.subjects.emplace_back();
+      report.subjects[it->second.subject] = torch_itself_subject(*torch, ++it->second.libraries);
+      continue;
+    }
     // A failure must not leave half of an input's entries behind.
     const size_t subjects = report.subjects.size(), found = report.findings.size();
     try {
@@ -65,6 +88,7 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
         audit_conda_package(a.path, file.bytes(), classifier, options, report);
       } else {
         audit_library_file(a.path, classifier, options, report);
+        if (torch) report.add(torch_itself_note(*torch, a.path));
       }
     } catch (const InputError& e) {
       report.subjects.resize(subjects);

@@ -4,6 +4,7 @@
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/member_audit.h"
 #include "analyzers/binary/torch_audit.h"
+#include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "inputs/conda_archive.h"
 #include "inputs/conda_index.h"
@@ -15,6 +16,7 @@ void audit_conda_package(const std::string& path, std::span<const std::byte> byt
                          const AuditOptions& options, findings::Report& report) {
   // The package's own entry goes first; its libraries follow it.
   const size_t package_subject = report.subjects.size();
+  const size_t first_finding = report.findings.size();
   report.subjects.push_back({});
 
   // Conda packages carry no wheel tags: no CPython-ABI or platform promise to check.
@@ -29,7 +31,22 @@ void audit_conda_package(const std::string& path, std::span<const std::byte> byt
       });
   const inputs::CondaIndex index = inputs::parse_conda_index(contents.index_json, path + "!info/index.json");
 
-  const TorchAllowance allowed = conda_torch_allowance(index, conda_torch_packages(inputs::RulesSource::current()));
+  const std::set<std::string> torch_names = conda_torch_packages(inputs::RulesSource::current());
+  // A conda package of PyTorch itself (pytorch, libtorch) is what extensions load on: one line.
+  if (torch_names.count(index.name)) {
+    report.subjects.resize(package_subject + 1);
+    report.findings.resize(first_finding);
+    findings::Subject& t = report.subjects[package_subject];
+    t = {};
+    t.kind = "conda-package";
+    t.path = path;
+    t.loads_on = torch_itself_line(index.version.substr(0, index.version.find('+')));
+    t.facts.emplace_back("distribution", index.name + (index.version.empty() ? "" : " " + index.version));
+    t.facts.emplace_back("not audited", std::to_string(totals.libraries) + " libraries of PyTorch's own (what "
+                                                                             "extensions load on)");
+    return;
+  }
+  const TorchAllowance allowed = conda_torch_allowance(index, torch_names);
   findings::Subject& s = report.subjects[package_subject];
   s.kind = "conda-package";
   s.path = path;

@@ -6,6 +6,7 @@
 #include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/library_report.h"
 #include "analyzers/binary/package_summary.h"
+#include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
 
@@ -55,6 +56,14 @@ void audit_distribution(const inputs::InstalledDistribution& d, const std::vecto
     const size_t subjects = report.subjects.size(), found = report.findings.size();
     try {
       ImageAudit a = audit_library_file(lib, classifier, options, report);
+      // `audit torch`: audited as asked, and said to be PyTorch's own.
+      if (d.normalized == "torch") {
+        inputs::TorchDistribution t;
+        t.version = d.version;
+        t.package_dir = (fs::path(d.info_dir).parent_path() / "torch").string();
+        t.evidence = d.info_dir;
+        report.add(torch_itself_note(t, lib));
+      }
       const std::string rel = fs::path(lib).filename().string();
       for (auto& by : a.floor.set_by) by = rel + ": " + by;
       totals.floor.raise_to(a.floor);

@@ -20,7 +20,7 @@ void add_weak_export(LibraryScan& scan, std::string_view name, SymbolClassifier&
   SymbolClass c = classifier.classify(name, /*want_text=*/scan.leaked_count < LibraryScan::kLeakedExamples);
   if (c.kind != SymbolKind::UnstableCxx) return;
   if (scan.leaked_count++ < LibraryScan::kLeakedExamples)
-    scan.leaked_examples.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+    scan.leaked_examples.push_back({std::string(name), std::move(c.demangled), std::move(c.ns), std::move(c.qualified)});
 }
 
 void add_import(LibraryScan& scan, std::string_view name, SymbolClassifier& classifier) {
@@ -29,7 +29,7 @@ void add_import(LibraryScan& scan, std::string_view name, SymbolClassifier& clas
     case SymbolKind::StableShim: scan.stable_shims.push_back({std::string(name), c.function}); break;
     case SymbolKind::UnknownShim: scan.unknown_shims.emplace_back(name); break;
     case SymbolKind::UnstableCxx:
-      scan.unstable_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns)});
+      scan.unstable_imports.push_back({std::string(name), std::move(c.demangled), std::move(c.ns), std::move(c.qualified)});
       break;
     case SymbolKind::StableCxx:
       scan.stable_cxx_imports.push_back(

@@ -8,6 +8,7 @@
 #include "analyzers/binary/load_resolution.h"
 #include "analyzers/binary/torch_findings.h"
 #include "common/input_error.h"
+#include "inputs/load_diagnosis.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::binary {
@@ -71,6 +72,24 @@ void audit_on_torches(const inputs::ElfView& elf, const LibraryScan& scan, const
                                                   !compute_build_needs(scan.stable_shims).empty(), torch->release());
     add_torch_findings(r.load, where, floor, report);
     loads.push_back(std::move(r.load));
+  }
+  // Whatever PyTorch is installed, this machine's C/C++ runtime must define
+  // the versions the library requires (GLIBCXX_3.4.32 of a newer toolchain).
+  for (const auto& r : inputs::runtime_shortfalls(elf, where.display(), "", [&](std::string_view n) {
+         return options.torches.front()->is_torch_name(n);
+       })) {
+    std::string missing, newest;
+    for (const auto& m : r.missing) missing += (missing.empty() ? "" : ", ") + m;
+    for (const auto& n : r.newest) newest += (newest.empty() ? "" : ", ") + n;
+    findings::Finding f = findings::make_finding(
+        "binary-c-runtime-too-old", where,
+        "the library needs " + missing + " of " + r.file + ", which this machine's " + r.machine_copy +
+            (newest.empty() ? " does not define" : " does not define (it goes up to " + newest + ")") +
+            ": it cannot load here on any PyTorch",
+        "load it on a system whose C/C++ runtime is at least that new (the one it was built on; `torchabi run --root "
+        "DIR` runs it in such a root filesystem), or build it with an older toolchain (a manylinux image) so that "
+        "it runs on older systems too");
+    report.add(std::move(f));
   }
   findings::Subject& s = report.subjects.at(subject);
   const std::string measured = measured_loads_on(loads);

@@ -5,6 +5,7 @@
 #include "analyzers/binary/package_summary.h"
 #include "analyzers/binary/packaging_checks.h"
 #include "analyzers/binary/torch_audit.h"
+#include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/torch_requirement.h"
 #include "common/input_error.h"
 #include "inputs/wheel_archive.h"
@@ -33,6 +34,18 @@ void audit_wheel(const std::string& path, std::span<const std::byte> bytes, Symb
   const inputs::WheelMember* md_member = wheel.metadata();
   if (!md_member) throw InputError(path, "no <name>.dist-info/METADATA member: not a wheel");
   const inputs::WheelMetadata md = inputs::parse_wheel_metadata(wheel.read_text(*md_member));
+
+  // A wheel of PyTorch itself is what extensions load on: one line.
+  if (inputs::normalize_project_name(md.name) == "torch") {
+    findings::Subject s;
+    s.kind = "wheel";
+    s.path = path;
+    s.loads_on = torch_itself_line(md.version.substr(0, md.version.find('+')));
+    s.facts.emplace_back("distribution", md.name + (md.version.empty() ? "" : " " + md.version));
+    s.facts.emplace_back("not audited", "PyTorch's own libraries (what extensions load on)");
+    report.subjects.push_back(std::move(s));
+    return;
+  }
 
   const PackagingContext packaging = packaging_context(wheel, path);
 

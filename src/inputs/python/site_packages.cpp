@@ -152,6 +152,11 @@ std::vector<InstalledDistribution> read_distributions(const std::vector<std::str
   return out;
 }
 
+std::optional<InstalledDistribution> read_installed_distribution(const std::string& site_dir,
+                                                                 const std::string& info_dir) {
+  return read_one(site_dir, info_dir);
+}
+
 PythonEnvironment read_python_environment(const std::string& python) {
   const auto lines = run_python_query(python, kQuery);
   if (!lines || lines->empty())

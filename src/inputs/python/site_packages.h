@@ -4,6 +4,7 @@
 // `audit NAME` can group libraries by the distribution that installed them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,11 @@ PythonEnvironment read_python_environment(const std::string& python);
 // read_python_environment does once it knows them). Unreadable metadata is
 // skipped: an environment always has some.
 std::vector<InstalledDistribution> read_distributions(const std::vector<std::string>& site_dirs);
+
+// One distribution: `info_dir` (a .dist-info or .egg-info directory) of the
+// site-packages directory `site_dir`. Nothing when its metadata is unreadable
+// or names no distribution.
+std::optional<InstalledDistribution> read_installed_distribution(const std::string& site_dir,
+                                                                 const std::string& info_dir);
 
 }  // namespace torchabi::inputs

@@ -7,11 +7,14 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace torchabi::test_support {
 
 struct TarMember {
+  TarMember(std::string n, std::string c, std::string link = {})
+      : name(std::move(n)), content(std::move(c)), symlink(std::move(link)) {}
   std::string name;
   std::string content;
   std::string symlink;  // non-empty: a symbolic link to this target instead of a file

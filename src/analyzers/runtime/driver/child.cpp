@@ -60,6 +60,13 @@ void run_child(const ChildPlan& plan) {
     }
   }
 
+  for (const auto& lib : plan.preload) {
+    if (!dlopen(lib.c_str(), RTLD_NOW | RTLD_GLOBAL)) {
+      send(fd, {{"t", "input_error"}, {"input", "--preload"}, {"message", std::string("cannot load it: ") + dlerror()}});
+      finish(fd, 0);
+    }
+  }
+
   // The extension's static initialisers run here: STABLE_TORCH_LIBRARY blocks register.
   set_current_case(-1);
   void* extension = dlopen(plan.extension.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -26,6 +26,7 @@ struct ChildPlan {
   const CaseFile* cases = nullptr;       // null: smoke mode
   std::string standin_template;          // libtorchabi-standin.so (see standins.h)
   std::vector<std::string> standins;     // sonames of the torch libraries the extension names
+  std::vector<std::string> preload;      // loaded RTLD_GLOBAL before the extension (--preload)
   size_t start = 0;                      // first planned call to run
   bool report_load = true;               // send what was registered (the first child only)
   int event_fd = -1;

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/version.h"
 #include "findings/finding.h"
@@ -20,6 +21,12 @@ struct RunOptions {
   std::optional<TorchVersion> torch_version;  // --torch-version; none: the newest release the rules know
   double timeout_seconds = 10.0;              // per planned call, and for loading
   std::string runtime_dir;                    // where libtorchabi-runtime-X.Y.so live; empty: look them up
+  // --root DIR: the child that loads the extension runs inside this root
+  // filesystem (root_child.h); empty: on this machine.
+  std::string root;
+  // --preload LIB...: loaded (RTLD_GLOBAL) before the extension, as a package's
+  // Python loads a sibling library the extension names by another file name.
+  std::vector<std::string> preload;
 };
 
 // Adds one subject and its findings to `report`. Throws InputError for inputs

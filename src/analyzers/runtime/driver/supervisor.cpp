@@ -21,8 +21,10 @@
 #include "analyzers/runtime/driver/cases.h"
 #include "analyzers/runtime/driver/child.h"
 #include "analyzers/runtime/driver/extension_imports.h"
+#include "analyzers/runtime/driver/load_failure.h"
 #include "analyzers/runtime/driver/name_lookups.h"
 #include "analyzers/runtime/driver/python_errors.h"
+#include "analyzers/runtime/driver/root_child.h"
 #include "analyzers/runtime/driver/run_extension.h"
 #include "analyzers/runtime/driver/schema_effects.h"
 #include "analyzers/runtime/driver/signatures.h"
@@ -61,6 +63,7 @@ struct ChildRun {
   std::optional<Fault> fault;
   int wait_status = 0;
   std::string output_tail;  // what the child printed last
+  bool heard = false;       // the child sent at least one message
 };
 
 const char* signal_name(int sig) {
@@ -104,8 +107,9 @@ std::string one_line(std::string s) {
 
 class Supervisor {
 public:
-  Supervisor(const RunOptions& opts, ChildPlan plan, findings::Report& report, findings::Subject& subject)
-      : opts_(opts), plan_(std::move(plan)), report_(report), subject_(subject) {}
+  Supervisor(const RunOptions& opts, ChildPlan plan, findings::Report& report, findings::Subject& subject,
+             const RootSetup* root = nullptr)
+      : opts_(opts), plan_(std::move(plan)), report_(report), subject_(subject), root_(root) {}
 
   void run() {
     size_t start = 0;
@@ -155,6 +159,7 @@ private:
       dup2(out, STDERR_FILENO);
       ChildPlan p = plan_;
       p.event_fd = fds[1];
+      if (root_) exec_in_root(p, opts_, *root_);
       run_child(p);
     }
     close(fds[1]);
@@ -198,6 +203,10 @@ private:
     waitpid(pid, &r.wait_status, 0);
     r.output_tail = tail_of(out, 12);
     close(out);
+    // torchabi could not even start inside the root (the root's loader said why).
+    if (root_ && !r.heard && !r.timed_out)
+      throw InputError("--root", "torchabi cannot run inside " + root_->root + ": " +
+                                     (r.output_tail.empty() ? how_it_ended(r) : one_line(r.output_tail)));
     return r;
   }
 
@@ -205,6 +214,7 @@ private:
   bool handle(const std::string& line, ChildRun& r) {
     json m = json::parse(line, nullptr, false);
     if (m.is_discarded() || !m.is_object()) return false;
+    r.heard = true;
     const std::string t = m.value("t", "");
     if (t == "loaded") {
       r.loaded_reported = true;
@@ -304,36 +314,20 @@ private:
         if (f.rule == "runtime-missing-symbol") f.notes.push_back("the dynamic loader says: " + *r.load_failed);
       return;
     }
+    if (r.load_failed) {
+      for (auto& f : explain_load_failure(fs::absolute(opts_.extension).string(), *r.load_failed, opts_.root, inputs::RulesSource::current()))
+        add(std::move(f));
+      return;
+    }
     ProtoFinding f;
     f.rule = "runtime-load-failed";
-    if (r.load_failed) {
-      f.message = "the extension cannot be loaded without PyTorch: " + *r.load_failed;
-      std::string sym = undefined_symbol(*r.load_failed);
-      if (!sym.empty()) {
-        int status = 0;
-        char* dem = abi::__cxa_demangle(sym.c_str(), nullptr, nullptr, &status);
-        if (status == 0 && dem) f.notes.push_back(sym + " is " + dem);
-        std::free(dem);
-        f.notes.push_back(sym + " is not a stable C function: the extension depends on libtorch beyond the stable ABI");
-      }
-      f.help = "build the extension against the stable ABI only (torch/csrc/stable, torch/headeronly and the C shim); "
-               "`torchabi audit` lists every unstable import";
-    } else {
+    {
       f.message = "loading the extension " + how_it_ended(r) + " while its static initializers ran";
       f.help = "make the extension's static initialization (STABLE_TORCH_LIBRARY blocks and global constructors) "
                "finish without crashing or blocking";
       attach_output(f, r);
     }
     add(std::move(f));
-  }
-
-  static std::string undefined_symbol(const std::string& msg) {
-    const std::string key = "undefined symbol: ";
-    auto p = msg.find(key);
-    if (p == std::string::npos) return "";
-    std::string s = msg.substr(p + key.size());
-    auto end = s.find_first_of(" \t\n(");
-    return s.substr(0, end);
   }
 
   void call_failure(const ChildRun& r) {
@@ -423,6 +417,7 @@ public:
 
 private:
   std::optional<InputError> pending_input_error_;
+  const RootSetup* root_ = nullptr;
 
 public:
   std::vector<std::string> missing_;
@@ -474,6 +469,14 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
                                             " to " + catalog.latest().str() + "; " + version.str() +
                                             " is outside what the rules know");
   if (!(opts.timeout_seconds > 0)) throw InputError("--timeout", "must be a positive number of seconds");
+  std::optional<RootSetup> root;
+  if (!opts.root.empty()) root = prepare_root(opts.root);
+  struct Release {
+    std::optional<RootSetup>& r;
+    ~Release() {
+      if (r) release_root(*r);
+    }
+  } release{root};
   std::optional<CaseFile> cases;
   if (opts.cases) cases = load_case_file(*opts.cases);
 
@@ -488,6 +491,11 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
   plan.cases = cases ? &*cases : nullptr;
   plan.standins = torch_library_names(imports.needed, inputs::RulesSource::current());
   plan.standin_template = (fs::path(plan.runtime_library).parent_path() / "libtorchabi-standin.so").string();
+  for (const auto& p : opts.preload) {
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) throw InputError("--preload", p + ": no such file");
+    plan.preload.push_back(fs::absolute(p).string());
+  }
 
   report.subjects.push_back({});
   findings::Subject& subject = report.subjects.back();
@@ -528,8 +536,9 @@ void run_extension(const RunOptions& opts, findings::Report& report) {
     report.add(std::move(f));
   }
 
+  if (!opts.root.empty()) subject.facts.emplace_back("root", fs::absolute(opts.root).lexically_normal().string());
   const size_t first_finding = report.findings.size();
-  Supervisor sup(opts, std::move(plan), report, subject);
+  Supervisor sup(opts, std::move(plan), report, subject, root ? &*root : nullptr);
   sup.missing_ = missing;
   sup.run();
   if (subject.verdict != "NOT LOADED")

@@ -90,14 +90,33 @@ const std::vector<std::string>& cpu_dispatch_order() {
   return order;
 }
 
+namespace {
+
+// The last registration for a key wins, as in PyTorch (it warns on overrides).
+const ImplRecord* kernel_for(const Registrations& regs, const OpSignature& sig, const std::string& key) {
+  const ImplRecord* found = nullptr;
+  for (const auto& impl : regs.impls)
+    if (impl.dispatch_key == key && impl_matches(impl, sig)) found = &impl;
+  return found;
+}
+
+}  // namespace
+
 const ImplRecord* resolve_cpu_kernel(const Registrations& regs, const OpSignature& sig) {
-  for (const auto& key : cpu_dispatch_order()) {
-    // The last registration for a key wins, as in PyTorch (it warns on overrides).
-    const ImplRecord* found = nullptr;
-    for (const auto& impl : regs.impls)
-      if (impl.dispatch_key == key && impl_matches(impl, sig)) found = &impl;
-    if (found) return found;
+  const std::vector<std::string>& order = cpu_dispatch_order();
+  // BackendSelect is in every call's key set (c10's default included set) and
+  // ranks above the backends: its kernel runs before a CPU one. Only the
+  // Autograd level ranks higher, where a CompositeImplicitAutograd kernel sits
+  // when nothing is registered for the backend.
+  if (const ImplRecord* select = kernel_for(regs, sig, "BackendSelect")) {
+    bool backend = false;
+    for (const char* k : {"CPU", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"})
+      backend = backend || kernel_for(regs, sig, k);
+    const bool implicit = kernel_for(regs, sig, "CompositeImplicitAutograd") || kernel_for(regs, sig, "");
+    if (backend || !implicit) return select;
   }
+  for (const auto& key : order)
+    if (const ImplRecord* found = kernel_for(regs, sig, key)) return found;
   return nullptr;
 }
 
