@@ -23,7 +23,7 @@ ApiUse rename(const std::string& file, const std::string& text, const std::strin
   u.disposition = Disposition::Fixable;
   u.location.file = file;
   u.location.line = 1;
-  u.fix = FixIt{file, uint32_t(at), uint32_t(at + what.size()), with, FixSafety::Safe, ""};
+  u.fix = FixIt{file, uint32_t(at), uint32_t(at + what.size()), with, FixSafety::Safe, "", {}, {}};
   return u;
 }
 

@@ -41,13 +41,13 @@ std::vector<ApiUse> fake_lint(const std::vector<std::string>& files) {
     };
     each("at::Tensor", [&](size_t at) {
       ApiUse u = make_use("at::Tensor", "torch::stable::Tensor", Disposition::Fixable, path, line_at(text, at));
-      u.fix = FixIt{path, uint32_t(at), uint32_t(at + 10), "torch::stable::Tensor", FixSafety::Safe, ""};
+      u.fix = FixIt{path, uint32_t(at), uint32_t(at + 10), "torch::stable::Tensor", FixSafety::Safe, "", {}, {}};
       uses.push_back(u);
     });
     each("TORCH_CHECK(", [&](size_t at) {
       if (at >= 4 && text.compare(at - 4, 4, "STD_") == 0) return;
       ApiUse u = make_use("TORCH_CHECK", "STD_TORCH_CHECK", Disposition::Fixable, path, line_at(text, at));
-      u.fix = FixIt{path, uint32_t(at), uint32_t(at + 11), "STD_TORCH_CHECK", FixSafety::Safe, ""};
+      u.fix = FixIt{path, uint32_t(at), uint32_t(at + 11), "STD_TORCH_CHECK", FixSafety::Safe, "", {}, {}};
       uses.push_back(u);
     });
     each("AT_DISPATCH_FLOATING_TYPES", [&](size_t at) {

@@ -86,7 +86,7 @@ Finding finding(std::string rule, std::string file, uint32_t line, uint32_t col,
 }
 
 FixIt fix_at(const std::string& file, uint32_t b, uint32_t e, std::string with, FixSafety s = FixSafety::Safe) {
-  return {file, b, e, std::move(with), s, ""};
+  return {file, b, e, std::move(with), s, "", {}, {}};
 }
 
 const ApiUse* find(const std::vector<ApiUse>& uses, const std::string& api, uint32_t line = 0) {

@@ -22,7 +22,7 @@ ApiUse use(const std::string& api, const std::string& replacement, const char* s
 }
 
 findings::FixIt fix(const std::string& with, std::optional<TorchVersion> needs) {
-  findings::FixIt f{"a.cpp", 0, 1, with, findings::FixSafety::Safe, ""};
+  findings::FixIt f{"a.cpp", 0, 1, with, findings::FixSafety::Safe, "", {}, {}};
   f.needs = needs;
   return f;
 }
