@@ -97,6 +97,26 @@ std::vector<std::string> leading_includes(std::string_view s) {
   }
 }
 
+std::vector<std::string> shareable_prefix(std::vector<std::string> includes, const std::vector<std::string>& include_dirs,
+                                          const std::vector<std::string>& project_roots) {
+  for (size_t k = 0; k < includes.size(); ++k) {
+    const std::string name = includes[k].substr(1, includes[k].size() - 2);
+    for (const auto& d : include_dirs) {
+      std::error_code ec;
+      const fs::path p = fs::path(d) / name;
+      if (!fs::is_regular_file(p, ec)) continue;
+      const std::string found = p.lexically_normal().string();
+      for (const auto& root : project_roots)
+        if (found.starts_with(root.ends_with('/') ? root : root + "/")) {
+          includes.resize(k);
+          return includes;
+        }
+      break;
+    }
+  }
+  return includes;
+}
+
 bool preamble_eligible(const inputs::ClangArgs& args) {
   if (args.language != "c++" || args.cuda_without_sdk) return false;
   for (const auto& a : args.args)
@@ -306,7 +326,8 @@ void SharedPreambles::prepare(const std::vector<inputs::ClangArgs>& tus, const s
     if (!preamble_eligible(tus[i])) continue;
     auto text = read_text(tus[i].file);
     if (!text) continue;
-    std::vector<std::string> includes = leading_includes(*text);
+    std::vector<std::string> includes =
+        shareable_prefix(leading_includes(*text), tus[i].include_dirs, project_roots_);
     if (includes.empty()) continue;
     if (compiler.empty()) {
       try {
@@ -343,7 +364,12 @@ void SharedPreambles::prepare(const std::vector<inputs::ClangArgs>& tus, const s
         }
       }
     }
-    if (g.members.size() >= 2) to_build.push_back(key);
+    // TORCHABI_PREAMBLE_ALWAYS=1 (for tests): a TU of its own gets one too.
+    static const bool always = [] {
+      const char* v = std::getenv("TORCHABI_PREAMBLE_ALWAYS");
+      return v && std::string(v) == "1";
+    }();
+    if (g.members.size() >= 2 || always) to_build.push_back(key);
   }
   if (!to_build.empty()) {
     IsolatedHooks hooks;
@@ -377,7 +403,7 @@ void SharedPreambles::prepare(const std::vector<inputs::ClangArgs>& tus, const s
         continue;
       }
       notes_.push_back("shared preamble " + label + " built for " + std::to_string(g.members.size()) +
-                       " translation units");
+                       " translation unit" + (g.members.size() == 1 ? "" : "s"));
       ready_[key] = std::move(*b.preamble);
     }
   }

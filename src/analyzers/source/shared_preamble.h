@@ -38,6 +38,12 @@ namespace torchabi::source {
 // starts with; empty when it starts with anything else.
 std::vector<std::string> leading_includes(std::string_view source);
 
+// `includes` up to the first one found (along `include_dirs`, as an angled
+// include is looked up) under a project root: the project's own headers stay
+// in the TU.
+std::vector<std::string> shareable_prefix(std::vector<std::string> includes, const std::vector<std::string>& include_dirs,
+                                          const std::vector<std::string>& project_roots);
+
 // Whether a TU's flags allow a shared preamble: C++ (not CUDA, C or a header),
 // no -include/-imacros/-include-pch of its own, no modules, no -Xclang.
 bool preamble_eligible(const inputs::ClangArgs& args);
