@@ -30,8 +30,9 @@ def run(cmd):
 
 
 def run_peak(cmd, cwd=None):
-    """Wall seconds and peak resident memory (MiB) of one run: the largest of
-    the process and the children it waited for (lint's workers)."""
+    """Wall seconds, CPU seconds (user+sys, with the children waited for) and
+    peak resident memory (MiB: the largest of the process and the children it
+    waited for, i.e. lint's workers) of one run."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd)
     _, status, usage = os.wait4(p.pid, 0)
@@ -39,7 +40,7 @@ def run_peak(cmd, cwd=None):
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"bench: command failed ({code}): {' '.join(cmd)}")
-    return wall, usage.ru_maxrss / 1024.0
+    return wall, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
 
 
 def report_json(cmd):
@@ -151,21 +152,26 @@ def repository(label, a, tmp, name, template, count, flags, rounds):
         return c + list(extra)
 
     sums, j1s, j2s, peak = [], [], [], 0.0
+    sum_cpu, j1_cpu = [], []
     clang_peak = 0.0
     for _ in range(rounds):
-        total = 0.0
+        total = cpu = 0.0
         for e in entries:
-            w, m = run_peak(["clang++-19", "-fsyntax-only", *flags, e["file"]])
+            w, m, c = run_peak(["clang++-19", "-fsyntax-only", *flags, e["file"]])
             total += w
+            cpu += c
             clang_peak = max(clang_peak, m)
         sums.append(total)
-        w, m = run_peak(lint("-j", "1"))
+        sum_cpu.append(cpu)
+        w, m, c = run_peak(lint("-j", "1"))
         j1s.append(w)
+        j1_cpu.append(c)
         peak = max(peak, m)
-        w, m = run_peak(lint("-j", "2"))
+        w, m, c = run_peak(lint("-j", "2"))
         j2s.append(w)
         peak = max(peak, m)
     seq, j1, j2 = statistics.median(sums), statistics.median(j1s), statistics.median(j2s)
+    seq_cpu, j1c = statistics.median(sum_cpu), statistics.median(j1_cpu)
     load = os.getloadavg()[0]
     rc = os.path.join(tmp, name + "-results")
     cold = run_peak(lint("-j", "2", cache_dir=rc))[0]
@@ -175,13 +181,15 @@ def repository(label, a, tmp, name, template, count, flags, rounds):
     edited = run_peak(lint("-j", "2", cache_dir=rc))[0]
     same = report_json(lint("-j", "2")) == report_json(lint("-j", "2", "--no-preamble"))
     print(f"\n{label} ({count} TUs, {rounds} round(s), load average {load:.1f} on {os.cpu_count()} cores):")
-    print(f"  clang++-19 -fsyntax-only, sum over the TUs  wall {seq:7.2f} s   peak {clang_peak:6.0f} MiB")
-    print(f"  torchabi lint -j 1, cold                    wall {j1:7.2f} s   ({j1 / seq:.3f} x clang)")
+    print(f"  clang++-19 -fsyntax-only, sum over the TUs  wall {seq:7.2f} s   cpu {seq_cpu:7.2f} s   peak {clang_peak:6.0f} MiB")
+    print(f"  torchabi lint -j 1, cold                    wall {j1:7.2f} s   cpu {j1c:7.2f} s   "
+          f"({j1 / seq:.3f} x clang wall, {j1c / seq_cpu:.3f} x cpu)")
     print(f"  torchabi lint -j 2, cold                    wall {j2:7.2f} s   ({j2 / seq:.3f} x clang)")
     print(f"  peak memory of one lint process             {peak:6.0f} MiB")
     print(f"  results cache: cold -j 2 {cold:.2f} s, unchanged re-run {warm:.3f} s, one TU edited {edited:.2f} s")
     print(f"  report identical with --no-preamble: {'yes' if same else 'NO'}")
     return {"tus": count, "rounds": rounds, "clang_sum": seq, "lint_j1": j1, "lint_j2": j2,
+            "clang_sum_cpu": seq_cpu, "lint_j1_cpu": j1c, "ratio_j1_cpu": j1c / seq_cpu,
             "ratio_j1": j1 / seq, "ratio_j2": j2 / seq, "peak_mib": peak, "clang_peak_mib": clang_peak,
             "cache_cold": cold, "warm": warm, "one_edited": edited, "same_without_preamble": same,
             "load_average": load}
