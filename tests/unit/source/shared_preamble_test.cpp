@@ -283,15 +283,23 @@ TEST_F(PreambleFixture, RefusedForUnguardedOrBrokenHeadersAndDefinesFirst) {
 }
 
 TEST_F(PreambleFixture, ProjectHeadersAreNotPrecompiled) {
+  // Found under the project root: the prefix ends before it.
   write(project / "p1.cpp", "#include <local.h>\nint m();\n");
   write(project / "p2.cpp", "#include <local.h>\nint n();\n");
+  // Reached through another header: the PCH is refused.
+  write(include / "lib/wrap.h", "#pragma once\n#include <local.h>\n");
+  write(project / "w1.cpp", "#include <lib/wrap.h>\nint m();\n");
+  write(project / "w2.cpp", "#include <lib/wrap.h>\nint n();\n");
   std::vector<inputs::ClangArgs> t;
-  for (const char* f : {"p1.cpp", "p2.cpp"})
-    t.push_back(inputs::translate_flags((project / f).string(), {"-std=c++17", "-I", project.string()}, project.string()));
+  for (const char* f : {"p1.cpp", "p2.cpp", "w1.cpp", "w2.cpp"})
+    t.push_back(inputs::translate_flags((project / f).string(), {"-std=c++17", "-I", project.string(), "-I", include.string()},
+                                        project.string()));
   SharedPreambles p(cache.string(), {project.string()}, test::env().classifier);
-  p.prepare(t, all(2), 1);
-  EXPECT_EQ(p.for_tu(0), nullptr);
-  EXPECT_TRUE(has_note(p, "project header"));
+  p.prepare(t, all(4), 1);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(p.for_tu(i), nullptr);
+  EXPECT_TRUE(has_note(p, "<lib/wrap.h> not used: it includes a project header (" + (project / "local.h").string() + ")"))
+      << (p.notes().empty() ? "" : p.notes()[0]);
+  EXPECT_EQ(p.notes().size(), 1u);
 }
 
 TEST_F(PreambleFixture, WithoutACacheDirectoryThePchLivesForTheRunOnly) {
