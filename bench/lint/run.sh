@@ -8,7 +8,9 @@
 # Also two generated repositories of TUS=20 translation units that start with
 # the same headers (shared preambles): torch/extension.h, and the real 2.14
 # stable headers from build/torch-sid (scripts/fetch-torch.sh build/torch-sid),
-# ROUNDS=1 alternating rounds each. REPOSITORIES_ONLY=1 measures only those.
+# ROUNDS=1 alternating rounds each. REPOSITORIES_ONLY=1 measures only those;
+# CHECK_SAME=0 skips comparing their reports with --no-preamble (a plain parse
+# of every TU more).
 #
 # Needs libtorch-dev (torch/extension.h) and python3-dev (Python.h) for the
 # legacy TU; the stable TU uses the stand-in headers under fixtures/lint.
@@ -20,5 +22,6 @@ TORCHABI=${TORCHABI:-$BUILD/torchabi}
 command -v clang++-19 >/dev/null || { echo "run.sh: clang++-19 not found" >&2; exit 2; }
 extra=()
 [ "${REPOSITORIES_ONLY:-0}" = 1 ] && extra+=(--only-repositories)
+[ "${CHECK_SAME:-1}" = 0 ] && extra+=(--no-check-same)
 exec python3 "$ROOT/bench/lint/bench.py" --torchabi "$TORCHABI" --root "$ROOT" --runs "${RUNS:-5}" \
   --repository-tus "${TUS:-20}" --repository-rounds "${ROUNDS:-1}" "${extra[@]}"
