@@ -26,7 +26,7 @@ using nlohmann::json;
 namespace {
 
 // Bump when what a PCH holds or how TUs use it changes.
-constexpr const char* kPreambleFormat = "torchabi-preamble-1";
+constexpr const char* kPreambleFormat = "torchabi-preamble-2";
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -262,7 +262,12 @@ std::string serialize_preamble_build(const PreambleBuild& b) {
   j["missing"] = b.files_missing;
   if (b.preamble) {
     const auto [size, mtime] = size_and_mtime(b.preamble->pch);
+    // clang rejects a PCH whose (non-system) input files have another mtime,
+    // even with the same content, which the cache would accept: kept to compare.
+    std::vector<int64_t> mtimes;
+    for (const auto& f : b.preamble->files_read) mtimes.push_back(size_and_mtime(f).second);
     j["preamble"] = {{"pch", b.preamble->pch},
+                     {"mtimes", mtimes},
                      {"header", b.preamble->header},
                      {"includes", b.preamble->includes},
                      {"files_read", b.preamble->files_read},
@@ -288,7 +293,11 @@ PreambleBuild deserialize_preamble_build(const std::string& text) {
     // The PCH is not among the validated inputs (digesting it would cost more
     // than a stat): a PCH replaced or truncated since is not used.
     const auto [size, mtime] = size_and_mtime(pre.pch);
-    if (size == p.at("pch_size").get<uint64_t>() && mtime == p.at("pch_mtime").get<int64_t>()) b.preamble = std::move(pre);
+    bool same = size == p.at("pch_size").get<uint64_t>() && mtime == p.at("pch_mtime").get<int64_t>();
+    const auto mtimes = p.at("mtimes").get<std::vector<int64_t>>();
+    same = same && mtimes.size() == pre.files_read.size();
+    for (size_t i = 0; same && i < mtimes.size(); ++i) same = size_and_mtime(pre.files_read[i]).second == mtimes[i];
+    if (same) b.preamble = std::move(pre);
     else b.why = "its PCH changed since it was built";
   }
   return b;

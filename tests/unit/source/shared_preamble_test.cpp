@@ -7,6 +7,7 @@
 // the project's either).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -172,6 +173,22 @@ TEST_F(PreambleFixture, EditedHeaderInvalidatesThePch) {
     p.prepare(t, all(2), 1);
     ASSERT_NE(p.for_tu(0), nullptr);
     first_pch = p.for_tu(0)->pch;
+  }
+  // Touched, same content: clang would refuse the PCH (its mtime changed), so it is rebuilt.
+  fs::last_write_time(include / "lib/detail.h", fs::last_write_time(include / "lib/detail.h") + std::chrono::seconds(5));
+  {
+    SharedPreambles p(cache.string(), {project.string()}, test::env().classifier);
+    p.prepare(t, all(2), 1);
+    ASSERT_NE(p.for_tu(0), nullptr);
+    EXPECT_TRUE(has_note(p, "built for 2")) << p.notes()[0];
+    // ... and used by the TUs.
+    ParseRequest req;
+    req.args = t[0];
+    req.project_roots = {project.string()};
+    req.classifier = &test::env().classifier;
+    req.preamble = p.for_tu(0);
+    ParseOutcome o = parse_translation_unit(std::move(req));
+    EXPECT_TRUE(o.used_preamble) << o.preamble_note;
   }
   // A header the PCH read only indirectly changes (same size: the content decides).
   std::string text = test::read_file((include / "lib/detail.h").string());
