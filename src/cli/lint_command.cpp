@@ -39,6 +39,10 @@ void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
                  "Where results are cached (default: BUILD_DIR/.torchabi-cache, else $XDG_CACHE_HOME/torchabi)")
       ->group("Lint");
   cmd.add_flag("--no-cache", a.no_cache, "Analyse every translation unit again (ignore and do not store cached results)")->group("Lint");
+  cmd.add_flag("--no-preamble", a.no_preamble,
+               "Parse every translation unit's headers itself (by default the #include lines several units start "
+               "with are parsed once into a cached precompiled header)")
+      ->group("Lint");
   cmd.add_option("--torch-include", a.torch_include,
                  "A torch include directory whose stable headers define the API versions (default: found in the "
                  "compile flags)")
@@ -89,6 +93,7 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   options.progress = &progress;
   options.jobs = a.jobs;
   options.cache_dir = a.no_cache ? std::string() : cache_dir;
+  options.share_preambles = !a.no_preamble;
   for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
   schema::RegistrationInputs registration_inputs;
@@ -97,9 +102,13 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
     options.while_parsing = [&] { registration_inputs.prepare(options.project_roots); };
   }
   source::LintRun run = source::run_lint(targets.tus, env, options);
+  if (a.verbose)
+    for (const auto& n : run.notes) out.warnings.push_back(n);
   options.while_parsing = nullptr;  // the extra configurations below need nothing more
   for (const auto& define : a.also_define) {
     source::LintRun extra = source::run_lint(source::with_define(targets.tus, define), env, options);
+    if (a.verbose)
+      for (const auto& n : extra.notes) out.warnings.push_back(n + " [-D" + define + "]");
     source::merge_configuration(run.report, std::move(extra.report), "-D" + define);
   }
   source::drop_inactive_duplicates(run.report);

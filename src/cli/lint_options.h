@@ -16,6 +16,7 @@ struct LintOptionsArgs {
   std::vector<std::string> project_roots;
   std::string cache_dir;
   bool no_cache = false;
+  bool no_preamble = false;  // --no-preamble: every TU parses its own headers (shared_preamble.h)
   std::string torch_include;
   bool no_torch_import = false;
   std::vector<std::string> also_define;  // --also-define NAME[=VALUE]: extra configurations

@@ -22,14 +22,23 @@ struct ParseAccess {
   static CXIndex& index(ParsedTu& p) { return p.index_; }
   static bool& minimal(ParsedTu& p) { return p.minimal_args_; }
   static HeaderSearchList& search(ParsedTu& p) { return p.header_search_; }
-  static void collect(ParsedTu& p) {
+  // False when the preamble's records do not line up with the main file's.
+  static bool collect(ParsedTu& p) {
     p.collect_files();
     p.collect_preprocessing();
+    if (p.request_.preamble && !p.adopt_preamble_includes()) return false;
+    p.index_included_files();
     p.collect_diagnostics();
+    return true;
   }
 };
 
-ParsedTu::ParsedTu(ParseRequest request) : request_(std::move(request)) {}
+ParsedTu::ParsedTu(ParseRequest request) : request_(std::move(request)) {
+  if (request_.preamble) {
+    preamble_copy_ = *request_.preamble;
+    request_.preamble = &*preamble_copy_;
+  }
+}
 
 ParsedTu::~ParsedTu() {
   if (tu_) clang_disposeTranslationUnit(tu_);
@@ -58,6 +67,8 @@ bool ParsedTu::file_is_project(CXFile file, const CXSourceLocation* where) const
   bool project = false;
   if (path == main_file()) {
     project = true;
+  } else if (is_preamble_header(path)) {
+    project = false;  // torchabi's own file, standing in for the main file's first lines
   } else if (!path.empty() && torch_header_name(path).empty() &&
              path.find("/site-packages/") == std::string::npos && path.find("/dist-packages/") == std::string::npos) {
     bool under_root = request_.project_roots.empty();
@@ -226,6 +237,12 @@ void ParsedTu::collect_files() {
         if (!p.empty()) c->self->files_read_.push_back(p);
       },
       &ctx);
+  if (request_.preamble) {
+    // clang_getInclusions lists the files this parse entered, not those the
+    // PCH had read: those were recorded when it was built.
+    std::erase(files_read_, request_.preamble->header);
+    files_read_.insert(files_read_.end(), request_.preamble->files_read.begin(), request_.preamble->files_read.end());
+  }
   std::sort(files_read_.begin(), files_read_.end());
   files_read_.erase(std::unique(files_read_.begin(), files_read_.end()), files_read_.end());
 }
@@ -332,8 +349,6 @@ void ParsedTu::collect_preprocessing() {
               d.kind = spelled_kind;
             }
           }
-          if (!d.resolved.empty() && !self.included_by_.count(d.resolved))
-            self.included_by_.emplace(d.resolved, self.includes_.size());
           self.includes_.push_back(std::move(d));
         } else if (c.kind == CXCursor_MacroExpansion && self.file_is_project(file, &where)) {
           if (clang_Cursor_isMacroBuiltin(c)) return CXChildVisit_Continue;
@@ -371,15 +386,46 @@ void ParsedTu::collect_preprocessing() {
         return CXChildVisit_Continue;
       },
       &ctx);
+  probes_ = std::move(ctx.probes);
+}
+
+bool ParsedTu::adopt_preamble_includes() {
+  // The PCH's records come first: its header's N #include lines, each
+  // followed by what it pulled in; then the main file's records, whose first
+  // N #include lines are the same ones (clang skipped the guarded headers).
+  // In a parse without the PCH the main file's lines stand where the
+  // header's do: move them there.
+  const PrecompiledPreamble& p = *request_.preamble;
+  std::vector<size_t> from_header, from_main;
+  for (size_t i = 0; i < includes_.size(); ++i) {
+    if (includes_[i].includer == p.header) from_header.push_back(i);
+    else if (includes_[i].includer == main_file() && from_main.size() < p.includes) from_main.push_back(i);
+  }
+  if (from_header.size() != p.includes || from_main.size() != p.includes) return false;
+  for (size_t k = 0; k < p.includes; ++k) {
+    IncludeDirective& h = includes_[from_header[k]];
+    IncludeDirective& m = includes_[from_main[k]];
+    if (h.spelled != m.spelled || h.resolved != m.resolved || from_main[k] < from_header[k]) return false;
+    h = std::move(m);
+  }
+  for (size_t k = p.includes; k-- > 0;) includes_.erase(includes_.begin() + long(from_main[k]));
+  std::erase_if(probes_, [&](const HeaderLookup& l) { return l.includer == p.header; });
+  return true;
+}
+
+void ParsedTu::index_included_files() {
+  for (size_t i = 0; i < includes_.size(); ++i)
+    if (!includes_[i].resolved.empty()) included_by_.emplace(includes_[i].resolved, i);
 
   // Where each header was looked for and not found (all of the search path
   // for a missing one, the directories before the one it was found in for
   // the others): if one of these paths appears later, the TU's inputs changed.
   // Kept and resolved on demand: only a run that stores results in the
   // cache needs them, and resolving them is 40% of this function.
-  lookups_.reserve(includes_.size() + ctx.probes.size());
+  lookups_.reserve(includes_.size() + probes_.size());
   for (const auto& d : includes_) lookups_.push_back({d.includer, d.spelled, d.angled, d.resolved, false});
-  for (auto& p : ctx.probes) lookups_.push_back(std::move(p));
+  for (auto& p : probes_) lookups_.push_back(std::move(p));
+  probes_.clear();
 }
 
 const std::vector<std::string>& ParsedTu::files_missing() const {
@@ -444,19 +490,26 @@ namespace {
 
 constexpr unsigned kParseOptions = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
                                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+// A PCH keeps the detailed preprocessing record (the #include lines and macro
+// definitions of its headers, which the TUs' records then hold) and is an
+// incomplete TU whose templates are instantiated in it (-fpch-instantiate-templates
+// below), not again in every TU.
+constexpr unsigned kPchOptions = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_Incomplete |
+                                 CXTranslationUnit_ForSerialization |
+                                 CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
 
 // Parses with `-v` added, so that clang prints its header search list
 // (read into `search`; see header_search.h) on stderr, which is captured
 // meanwhile. Anything else written there is passed on.
 CXErrorCode try_parse(CXIndex index, const std::string& file, const std::vector<std::string>& args,
-                      CXTranslationUnit* out, HeaderSearchList* search) {
+                      CXTranslationUnit* out, HeaderSearchList* search, unsigned options = kParseOptions) {
   std::vector<const char*> argv;
   argv.reserve(args.size() + 1);
   for (const auto& a : args) argv.push_back(a.c_str());
   argv.push_back("-v");
   StderrCapture capture;
   CXErrorCode rc = clang_parseTranslationUnit2(index, file.c_str(), argv.data(), static_cast<int>(argv.size()),
-                                               nullptr, 0, kParseOptions, out);
+                                               nullptr, 0, options, out);
   const std::string verbose = capture.text();
   *search = parse_verbose_search_list(verbose);
   if (std::string rest = verbose_output_rest(verbose); !rest.empty()) {
@@ -506,7 +559,70 @@ CXIndex shared_index() {
 
 void prepare_libclang() { (void)shared_index(); }
 
+namespace {
+
+// The arguments to build a PCH of a header with the TU's flags.
+std::vector<std::string> pch_build_args(const std::vector<std::string>& args) {
+  std::vector<std::string> out = args;
+  for (size_t i = 0; i + 1 < out.size(); ++i)
+    if (out[i] == "-x") out[i + 1] = "c++-header";
+  out.push_back("-fpch-instantiate-templates");
+  return out;
+}
+
+// Whether a diagnostic says the PCH could not be used (stale, unreadable,
+// built with other options).
+bool about_the_pch(CXTranslationUnit tu) {
+  for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; ++i) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    const CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    std::string msg = take(clang_getDiagnosticSpelling(d));
+    clang_disposeDiagnostic(d);
+    if (sev < CXDiagnostic_Warning) continue;
+    for (const char* word : {"precompiled", "PCH file", "AST file"})
+      if (msg.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 ParseOutcome parse_translation_unit(ParseRequest request) {
+  if (request.preamble && !request.for_pch) {
+    // Parse with the PCH; on any sign that it was not used as intended, as if it were not there.
+    ParseRequest plain = request;
+    plain.preamble = nullptr;
+    std::error_code ec;
+    std::string why;
+    if (!fs::is_regular_file(request.preamble->pch, ec)) {
+      why = "its PCH is gone";
+    } else {
+      auto tu = ParseAccess::make(std::move(request));
+      parse_on_calling_thread();
+      ParseAccess::index(*tu) = shared_index();
+      std::vector<std::string> args = tu->args().args;
+      args.push_back("-include-pch");
+      args.push_back(tu->preamble_pch());
+      CXTranslationUnit raw = nullptr;
+      CXErrorCode rc = try_parse(ParseAccess::index(*tu), tu->main_file(), args, &raw, &ParseAccess::search(*tu));
+      if (rc == CXError_Success && raw && !about_the_pch(raw)) {
+        ParseAccess::tu(*tu) = raw;
+        if (ParseAccess::collect(*tu)) {
+          ParseOutcome out;
+          out.tu = std::move(tu);
+          out.used_preamble = true;
+          return out;
+        }
+        why = "its #include records did not match the file's";
+      } else {
+        why = rc == CXError_Crashed ? "libclang crashed with it" : "clang could not use its PCH";
+        if (raw) clang_disposeTranslationUnit(raw);
+      }
+    }
+    ParseOutcome out = parse_translation_unit(std::move(plain));
+    out.preamble_note = "shared preamble not used: " + why;
+    return out;
+  }
   ParseOutcome out;
   std::error_code ec;
   const std::string file = request.args.file;
@@ -518,6 +634,19 @@ ParseOutcome parse_translation_unit(ParseRequest request) {
   parse_on_calling_thread();
   ParseAccess::index(*tu) = shared_index();
   CXTranslationUnit raw = nullptr;
+  if (tu->for_pch()) {
+    CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, pch_build_args(tu->args().args), &raw,
+                               &ParseAccess::search(*tu), kPchOptions);
+    if (rc != CXError_Success || !raw) {
+      out.crashed = rc == CXError_Crashed;
+      out.error = "libclang could not parse the preamble";
+      return out;
+    }
+    ParseAccess::tu(*tu) = raw;
+    ParseAccess::collect(*tu);
+    out.tu = std::move(tu);
+    return out;
+  }
   CXErrorCode rc = try_parse(ParseAccess::index(*tu), file, tu->args().args, &raw, &ParseAccess::search(*tu));
   if (rc == CXError_Crashed) {
     out.crashed = true;

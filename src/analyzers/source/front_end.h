@@ -45,12 +45,31 @@
 
 namespace torchabi::source {
 
+// A precompiled header of the TU's leading #include lines (shared_preamble.h
+// builds and caches it): parsed with -include-pch, the TU skips those
+// already-included, guarded headers. The records clang keeps of the PCH's
+// header (its own #include lines) are rewritten to the main file's, so that
+// nothing downstream can tell the difference.
+struct PrecompiledPreamble {
+  std::string pch;                      // the .pch file
+  std::string header;                   // the generated header it was built from
+  size_t includes = 0;                  // #include lines in `header` (= the main file's first ones)
+  std::vector<std::string> files_read;  // every file the PCH read, `header` excluded
+};
+
 struct ParseRequest {
   inputs::ClangArgs args;
   // Directories whose files (outside system and torch headers) are the
   // project's. Empty: every non-system, non-torch file is the project's.
   std::vector<std::string> project_roots;
   const HeaderClassifier* classifier = nullptr;  // required
+  // Optional: parse with this preamble. Any sign that clang could not use it
+  // (a stale or unreadable PCH, records that do not line up) parses the TU
+  // again without it; ParseOutcome::preamble_note says why.
+  const PrecompiledPreamble* preamble = nullptr;
+  // Parse `args.file` as a header to be saved as a PCH (shared_preamble.cpp):
+  // -x c++-header, templates instantiated in the PCH, no keep-going.
+  bool for_pch = false;
 };
 
 // A visitor over the cursors located in project files, depth-first in source
@@ -72,6 +91,8 @@ public:
   // Whether the full argument set was rejected and the TU was parsed with
   // only include paths and macros (ClangArgs::minimal_args()).
   bool used_minimal_args() const { return minimal_args_; }
+  bool for_pch() const { return request_.for_pch; }
+  const std::string& preamble_pch() const { return request_.preamble->pch; }
 
   bool is_project_file(const std::string& abs_path) const;
   // Project files seen in this TU, main file first.
@@ -135,7 +156,15 @@ private:
   // the TU (which clang_getLocationForOffset does, once per file).
   bool file_is_project(CXFile file, const CXSourceLocation* where = nullptr) const;
 
+  bool is_preamble_header(const std::string& path) const {
+    return request_.preamble && path == request_.preamble->header;
+  }
+  // With a preamble: the PCH header's #include lines become the main file's.
+  bool adopt_preamble_includes();
+  void index_included_files();
+
   ParseRequest request_;
+  std::optional<PrecompiledPreamble> preamble_copy_;  // request_.preamble points here
   CXIndex index_ = nullptr;  // the process-wide index (shared_index), not owned
   CXTranslationUnit tu_ = nullptr;
   bool minimal_args_ = false;
@@ -146,6 +175,7 @@ private:
   std::vector<std::string> ignored_flags_;
   std::vector<std::string> files_read_;
   std::vector<HeaderLookup> lookups_;
+  std::vector<HeaderLookup> probes_;  // __has_include tests, until index_included_files()
   mutable std::optional<std::vector<std::string>> files_missing_;
   HeaderSearchList header_search_;
   std::unordered_map<std::string, size_t> included_by_;  // file -> index of the directive that first included it
@@ -161,6 +191,8 @@ struct ParseOutcome {
   std::unique_ptr<ParsedTu> tu;  // null when nothing could be parsed
   std::string error;             // one line: why nothing could be parsed
   bool crashed = false;          // libclang crashed (and recovered)
+  bool used_preamble = false;    // ParseRequest::preamble was used
+  std::string preamble_note;     // why it was not, when it was given
 };
 
 // Never throws for bad input: a missing file, rejected flags or a libclang

@@ -7,6 +7,7 @@
 
 #include "analyzers/source/inline_suppressions.h"
 #include "analyzers/source/result_cache.h"
+#include "analyzers/source/shared_preamble.h"
 #include "analyzers/source/tu_result_json.h"
 #include "analyzers/source/tu_runner.h"
 
@@ -77,7 +78,9 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
   req.args = args;
   req.project_roots = project_roots;
   req.classifier = &env.classifier;
+  req.preamble = how.preamble;
   auto outcome = parse_translation_unit(std::move(req));
+  if (how.preamble_note) *how.preamble_note = outcome.preamble_note;
   if (!outcome.tu) {
     r.failure = outcome.error;
     r.crashed = outcome.crashed;
@@ -134,15 +137,39 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
     hooks.started = [&](size_t k) { options.progress->started(tus[todo[k]].file); };
     hooks.finished = [&](size_t k, const IsolatedResult& r) { options.progress->finished(tus[todo[k]].file, r.ok); };
   }
+  std::optional<SharedPreambles> preambles;
+  if (options.share_preambles && !todo.empty()) {
+    preambles.emplace(options.cache_dir.empty() ? std::string() : (fs::path(options.cache_dir) / "preamble").string(),
+                      options.project_roots, env.classifier);
+    preambles->prepare(tus, todo, options.jobs, [&](const std::string& what) {
+      if (options.progress) options.progress->started(what);
+    });
+    run.notes = preambles->notes();
+  }
+  // A child's output: why it did not use its preamble (usually nothing), a
+  // newline, then its result.
   auto outputs = run_isolated(todo.size(), options.jobs, [&](size_t k) {
     AnalyzeOptions how;
     how.keep_ast_until_exit = true;
     how.record_missing = cache.has_value();
-    return serialize_tu_result(analyze_translation_unit(tus[todo[k]], env, options.project_roots, how));
+    std::string note;
+    if (preambles) {
+      how.preamble = preambles->for_tu(todo[k]);
+      how.preamble_note = &note;
+    }
+    std::string result = serialize_tu_result(analyze_translation_unit(tus[todo[k]], env, options.project_roots, how));
+    std::erase(note, '\n');
+    return note + "\n" + result;
   }, hooks);
   if (options.progress) options.progress->end();
   for (size_t k = 0; k < todo.size(); ++k) {
     const size_t i = todo[k];
+    if (outputs[k].ok) {
+      const size_t nl = outputs[k].output.find('\n');
+      if (nl != std::string::npos && nl > 0)
+        run.notes.push_back(display_path(tus[i].file) + ": " + outputs[k].output.substr(0, nl));
+      outputs[k].output.erase(0, nl == std::string::npos ? 0 : nl + 1);
+    }
     if (!outputs[k].ok) {
       TuResult failed;
       failed.subject.path = display_path(tus[i].file);

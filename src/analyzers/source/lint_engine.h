@@ -21,6 +21,10 @@ struct LintOptions {
   unsigned jobs = 0;                       // 0: one per core
   std::string cache_dir;                   // empty: no cache
   std::vector<std::string> project_roots;  // empty: every non-system, non-torch file is the project's
+  // TUs that start with the same #include lines under the same flags parse
+  // them once (shared_preamble.h); the PCH is kept in `cache_dir`/preamble,
+  // or only for this run without a cache.
+  bool share_preambles = true;
   // Run in the parent while the first translation units are parsed (see
   // run_isolated); not run when every result comes from the cache.
   std::function<void()> while_parsing;
@@ -30,6 +34,7 @@ struct LintOptions {
 struct LintRun {
   findings::Report report;
   std::vector<std::string> warnings;  // one line each, for stderr (TUs that could not be analysed)
+  std::vector<std::string> notes;     // one line each, for -v (what the shared preambles did)
   size_t analysed = 0;
   size_t from_cache = 0;
   size_t failed = 0;
@@ -43,6 +48,10 @@ struct AnalyzeOptions {
   // The paths looked for and not found (TuResult::files_missing): only the
   // results cache needs them.
   bool record_missing = true;
+  // Parse with this shared preamble (shared_preamble.h); `preamble_note`, when
+  // set, receives why it was not used.
+  const PrecompiledPreamble* preamble = nullptr;
+  std::string* preamble_note = nullptr;
 };
 
 // Parses and checks one TU in this process (what each child runs).
