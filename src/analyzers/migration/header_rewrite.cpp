@@ -55,7 +55,7 @@ std::vector<FixIt> header_fixes(const HeaderRewriteInput& in) {
 
   std::vector<FixIt> out;
   auto fix = [&](uint32_t b, uint32_t e, std::string text, FixSafety safety, std::string what) {
-    out.push_back({in.file, b, e, std::move(text), safety, std::move(what)});
+    out.push_back({in.file, b, e, std::move(text), safety, std::move(what), {}, {}});
   };
 
   if (!legacy.empty() && !in.legacy_still_needed) {
