@@ -1,3 +1,4 @@
+#include "analyzers/migration/union_find.h"
 #include "analyzers/migration/steps.h"
 
 #include <algorithm>
@@ -22,16 +23,6 @@ std::string step_id(std::vector<std::string> files) {
 }
 
 namespace {
-
-struct UnionFind {
-  std::vector<size_t> parent;
-  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  size_t find(size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void join(size_t a, size_t b) { parent[find(a)] = find(b); }
-};
 
 void add(Counts& to, const Counts& c) {
   to.fixable += c.fixable;

@@ -1,3 +1,4 @@
+#include "analyzers/migration/union_find.h"
 #include "analyzers/migration/work_order.h"
 
 #include <algorithm>
@@ -8,16 +9,6 @@
 namespace torchabi::migration {
 
 namespace {
-
-struct UnionFind {
-  std::vector<size_t> parent;
-  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  size_t find(size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void join(size_t a, size_t b) { parent[find(a)] = find(b); }
-};
 
 }  // namespace
 
