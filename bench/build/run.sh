@@ -4,7 +4,8 @@
 # every compile timed by time-compile.sh, then the wall time, the compile CPU
 # time per library and the slowest files.
 #
-#   bench/build/run.sh [TARGET...]     (default: torchabi; JOBS=nproc; BUILD_TYPE=Release)
+#   bench/build/run.sh [TARGET...]     (default: torchabi; JOBS=nproc; BUILD_TYPE=Release;
+#                                       CMAKE_ARGS="-DTORCHABI_UNITY_BUILD=OFF" to compare)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 targets=("${@:-torchabi}")
@@ -13,7 +14,7 @@ trap 'rm -rf "$dir"' EXIT
 export TORCHABI_COMPILE_TIMES=$dir/times.log
 : >"$TORCHABI_COMPILE_TIMES"
 cmake -S "$root" -B "$dir/build" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" -DTORCHABI_BUILD_TESTS=OFF \
-  -DCMAKE_CXX_COMPILER_LAUNCHER="$root/bench/build/time-compile.sh" >"$dir/configure.log" 2>&1 ||
+  -DCMAKE_CXX_COMPILER_LAUNCHER="$root/bench/build/time-compile.sh" ${CMAKE_ARGS:-} >"$dir/configure.log" 2>&1 ||
   { cat "$dir/configure.log" >&2; exit 1; }
 args=()
 for t in "${targets[@]}"; do args+=(--target "$t"); done

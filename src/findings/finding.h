@@ -30,6 +30,8 @@ struct Location {
 
   // "file:line:col", "wheel.whl!lib/x.so", "x.so" — how the text reporter prints it.
   std::string display() const;
+  // "file:line", or "file" when there is no line: a place in a list of uses.
+  std::string file_line() const { return line ? file + ":" + std::to_string(line) : file; }
   auto operator<=>(const Location&) const = default;
 };
 

@@ -1,4 +1,5 @@
 #include "inputs/conda_index.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,11 +12,7 @@ namespace torchabi::inputs {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 std::string lower(std::string_view s) {
   std::string out(s);

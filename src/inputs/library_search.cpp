@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> split(std::string_view list, char sep) {
+std::vector<std::string> non_empty_fields(std::string_view list, char sep) {
   std::vector<std::string> out;
   size_t start = 0;
   while (start <= list.size()) {
@@ -70,10 +70,10 @@ LibrarySearch LibrarySearch::of(const ElfView& lib, const std::string& path, con
   LibrarySearch s;
   s.root = root;
   const std::string origin = fs::path(path).parent_path().string();
-  for (const auto& d : split(lib.runpath().empty() ? lib.rpath() : lib.runpath(), ':'))
+  for (const auto& d : non_empty_fields(lib.runpath().empty() ? lib.rpath() : lib.runpath(), ':'))
     s.first.push_back(d.find("ORIGIN") != std::string::npos ? expand_origin(d, origin) : under_root(root, d));
   if (const char* env = std::getenv("LD_LIBRARY_PATH"); env && (root.empty() || root == "/"))
-    s.ld_library_path = split(env, ':');
+    s.ld_library_path = non_empty_fields(env, ':');
   return s;
 }
 

@@ -1,4 +1,5 @@
 #include "inputs/torch_install.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cstring>
@@ -83,11 +84,6 @@ bool has_torch_library(const fs::path& dir, const TorchLibraryNames& names) {
     if (is_shared_library_name(name) && names.matches(name) && fs::is_regular_file(it->path(), fec)) return true;
   }
   return false;
-}
-
-bool present(const fs::path& p) {
-  std::error_code ec;
-  return fs::exists(p, ec);
 }
 
 }  // namespace
@@ -192,12 +188,12 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
   fs::path lib_dir;
   bool torch_only = false;
   std::optional<InstallVersion> version, cuda;
-  if (present(dir / "version.py") && has_torch_library(dir / "lib", names)) {
+  if (text::exists(dir / "version.py") && has_torch_library(dir / "lib", names)) {
     t->kind_ = Kind::PythonPackage;
     lib_dir = dir / "lib";
     version = python_package_version(dir);
     cuda = python_package_cuda(dir);
-  } else if (present(dir / "torch/version.py") && has_torch_library(dir / "torch/lib", names)) {
+  } else if (text::exists(dir / "torch/version.py") && has_torch_library(dir / "torch/lib", names)) {
     t->kind_ = Kind::PythonPackage;
     lib_dir = dir / "torch/lib";
     version = python_package_version(dir / "torch");
@@ -210,11 +206,11 @@ std::unique_ptr<TorchInstall> TorchInstall::open(const std::string& path, const 
     // torch/lib or libtorch/lib given directly: the package around it says which release.
     lib_dir = dir;
     const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
-    if (present(parent / "version.py")) {
+    if (text::exists(parent / "version.py")) {
       t->kind_ = Kind::PythonPackage;
       version = python_package_version(parent);
       cuda = python_package_cuda(parent);
-    } else if (present(parent / "build-version") || present(parent / "include/torch")) {
+    } else if (text::exists(parent / "build-version") || text::exists(parent / "include/torch")) {
       t->kind_ = Kind::Libtorch;
       version = libtorch_version(parent);
     } else {

@@ -1,4 +1,5 @@
 #include "inputs/torch_install_files.h"
+#include "common/text.h"
 
 #include <filesystem>
 
@@ -12,10 +13,6 @@ namespace {
 // .../dist-packages/torch -> /usr/include, not so far as to find another install.
 constexpr int kLevels = 4;
 
-bool present(const fs::path& p) {
-  std::error_code ec;
-  return fs::exists(p, ec);
-}
 
 }  // namespace
 
@@ -27,14 +24,14 @@ TorchInstallFiles locate_torch_install_files(const std::string& path) {
   for (int level = 0; level <= kLevels && !p.empty(); ++level, p = p.parent_path()) {
     if (out.include_dir.empty()) {
       for (const fs::path& inc : {p / "include", p / "torch" / "include"})
-        if (present(inc / "torch/csrc/stable")) {
+        if (text::exists(inc / "torch/csrc/stable")) {
           out.include_dir = inc.string();
           break;
         }
     }
     if (out.native_functions.empty()) {
       for (const fs::path& n : {p / native, p / "python3/dist-packages" / native, p / "lib/python3/dist-packages" / native})
-        if (present(n)) {
+        if (text::exists(n)) {
           out.native_functions = n.string();
           break;
         }

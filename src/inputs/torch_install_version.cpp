@@ -1,4 +1,5 @@
 #include "inputs/torch_install_version.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,27 +14,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::optional<std::string> read_text(const fs::path& p, size_t limit = size_t(64) << 20) {
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) return std::nullopt;
-  const auto size = fs::file_size(p, ec);
-  if (ec || size > limit) return std::nullopt;
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string s(size_t(size), '\0');
-  in.read(s.data(), std::streamsize(size));
-  s.resize(size_t(in.gcount()));
-  return s;
 }
 
 // The first line of a gzip-compressed file (Debian's changelog.Debian.gz).
@@ -212,24 +196,24 @@ std::vector<std::string> library_name_versions(std::string_view file_name) {
 }
 
 std::optional<InstallVersion> python_package_version(const fs::path& torch_dir) {
-  if (auto text = read_text(torch_dir / "version.py"))
+  if (auto text = text::read_file(torch_dir / "version.py"))
     if (auto v = parse_version_py(*text)) return InstallVersion{*v, "torch/version.py"};
   return std::nullopt;
 }
 
 std::optional<InstallVersion> python_package_cuda(const fs::path& torch_dir) {
-  if (auto text = read_text(torch_dir / "version.py"))
+  if (auto text = text::read_file(torch_dir / "version.py"))
     if (auto v = parse_version_py_cuda(*text)) return InstallVersion{*v, "torch/version.py (cuda)"};
   return std::nullopt;
 }
 
 std::optional<InstallVersion> libtorch_version(const fs::path& root) {
-  if (auto text = read_text(root / "build-version")) {
+  if (auto text = text::read_file(root / "build-version")) {
     std::string_view v = trim(*text);
     if (!v.empty() && v.find('\n') == std::string_view::npos) return InstallVersion{std::string(v), "build-version"};
   }
   const fs::path header = root / "include/torch/csrc/api/include/torch/version.h";
-  if (auto text = read_text(header))
+  if (auto text = text::read_file(header))
     if (auto v = parse_version_header(*text)) return InstallVersion{*v, "include/torch/csrc/api/include/torch/version.h"};
   return std::nullopt;
 }
@@ -258,7 +242,7 @@ std::optional<InstallVersion> library_directory_version(const fs::path& dir, con
   }
 
   if (under_lib) {
-    if (auto status = read_text(root / "var/lib/dpkg/status")) {
+    if (auto status = text::read_file(root / "var/lib/dpkg/status")) {
       for (const auto& p : packages)
         if (auto v = status->find("Package: " + p + "\n") == std::string::npos ? std::nullopt
                                                                                : dpkg_installed_version(*status, p))
@@ -273,7 +257,7 @@ std::optional<InstallVersion> library_directory_version(const fs::path& dir, con
                                 "Debian package " + p + " " + *v + " (" + relative_label(changelog, root) + ")"};
     }
     const fs::path header = root / "usr/include/torch/csrc/api/include/torch/version.h";
-    if (auto text = read_text(header))
+    if (auto text = text::read_file(header))
       if (auto v = parse_version_header(*text)) return InstallVersion{*v, relative_label(header, root)};
   }
   if (auto v = libtorch_version(dir.parent_path())) return v;

@@ -1,4 +1,5 @@
 #include "inputs/wheel_metadata.h"
+#include "common/text.h"
 
 #include <cctype>
 
@@ -6,11 +7,7 @@ namespace torchabi::inputs {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 

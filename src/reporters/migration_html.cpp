@@ -45,8 +45,6 @@ std::string short_path(const std::string& p, size_t max = 44) {
   return p.size() <= max ? p : "…" + p.substr(p.size() - (max - 1));
 }
 
-std::string place(const findings::Location& l) { return l.line ? l.file + ":" + num(l.line) : l.file; }
-
 std::string chart(const MigrationPlan& p) {
   const int label_w = 300, bar_w = 480, row_h = 24, top = 34, count_w = 60;
   size_t max_total = 1;
@@ -150,7 +148,7 @@ std::string render_plan_html(const MigrationPlan& p) {
          num(g.counts.fixable + g.counts.fixable_unsafe) + "</td><td class=\"n\">" + num(g.counts.manual) +
          "</td><td class=\"n\">" + num(g.counts.blocked) + "</td><td class=\"where\"><details><summary>" +
          num(g.uses.size()) + " in " + num(g.files.size()) + " file" + (g.files.size() == 1 ? "" : "s") + "</summary>";
-    for (const auto& l : g.uses) s += "<code>" + esc(place(l)) + "</code><br>";
+    for (const auto& l : g.uses) s += "<code>" + esc(l.file_line()) + "</code><br>";
     s += "</details></td></tr>\n";
   }
   s += "</tbody>\n</table>\n";

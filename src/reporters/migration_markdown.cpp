@@ -20,10 +20,6 @@ std::string cell(const std::string& s) {
 
 std::string code(const std::string& s) { return s.empty() ? std::string("—") : "`" + cell(s) + "`"; }
 
-std::string place(const findings::Location& l) {
-  return l.line ? l.file + ":" + std::to_string(l.line) : l.file;
-}
-
 std::string how(const Counts& c) {
   std::string out;
   auto part = [&](size_t n, const char* what) {
@@ -90,7 +86,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
     out += "\n<details><summary>Where each API is used</summary>\n\n";
     for (const auto& g : p.apis) {
       out += "- " + code(g.api) + ":";
-      for (size_t i = 0; i < g.uses.size() && i < kMaxPlaces; ++i) out += " `" + cell(place(g.uses[i])) + "`";
+      for (size_t i = 0; i < g.uses.size() && i < kMaxPlaces; ++i) out += " `" + cell(g.uses[i].file_line()) + "`";
       if (g.uses.size() > kMaxPlaces) out += " … (+" + std::to_string(g.uses.size() - kMaxPlaces) + ")";
       if (!g.note.empty()) out += " — " + cell(g.note);
       out += "\n";
@@ -108,7 +104,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
       out += "\n  - Workaround: " + cell(b.workaround);
       if (!b.source.empty()) out += "\n  - Source: " + cell(b.source);
       out += "\n  - At:";
-      for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + cell(place(b.uses[i])) + "`";
+      for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + cell(b.uses[i].file_line()) + "`";
       if (b.uses.size() > 10) out += " … (+" + std::to_string(b.uses.size() - 10) + ")";
       out += "\n";
     }

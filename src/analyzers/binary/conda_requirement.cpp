@@ -1,4 +1,5 @@
 #include "analyzers/binary/conda_requirement.h"
+#include "common/text.h"
 
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
@@ -8,13 +9,7 @@ namespace torchabi::binary {
 
 namespace {
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  for (size_t at; (at = s.find(sep, start)) != std::string_view::npos; start = at + 1) out.push_back(s.substr(start, at - start));
-  out.push_back(s.substr(start));
-  return out;
-}
+using text::split;
 
 TorchAllowance of_kind(TorchAllowance::Kind kind) {
   TorchAllowance a;

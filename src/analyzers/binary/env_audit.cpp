@@ -9,6 +9,7 @@
 #include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
+#include "common/text.h"
 
 namespace torchabi::binary {
 
@@ -16,11 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
+using text::join;
 
 std::vector<std::string> libraries_of(const inputs::InstalledDistribution& d) {
   std::vector<std::string> out;
@@ -36,7 +33,7 @@ void environment_entry(const inputs::PythonEnvironment& env, size_t with_librari
   s.path = env.python;
   s.loads_on = "Python environment";
   s.facts.emplace_back("Python", env.python_version);
-  s.facts.emplace_back("site-packages", env.site_dirs.empty() ? "(none)" : joined(env.site_dirs));
+  s.facts.emplace_back("site-packages", env.site_dirs.empty() ? "(none)" : join(env.site_dirs));
   const inputs::InstalledDistribution* torch = env.find("torch");
   s.facts.emplace_back("torch", torch ? torch->version + " (" + torch->info_dir + "; not audited: the release the "
                                                                                   "extensions load on)"

@@ -4,17 +4,14 @@
 
 #include "analyzers/binary/cuda_needs.h"
 #include "analyzers/binary/stable_cxx_headers.h"
+#include "common/text.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::binary {
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
-  return out;
-}
+using text::join;
 
 bool is_torch_library(const std::string& soname) {
   return soname.starts_with("libtorch") || soname.starts_with("libc10") || soname.starts_with("libcaffe2");

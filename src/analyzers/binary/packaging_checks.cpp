@@ -2,17 +2,14 @@
 
 #include "analyzers/binary/platform_tag_check.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/wheel_archive.h"
 
 namespace torchabi::binary {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
+using text::join;
 
 }  // namespace
 
@@ -24,15 +21,15 @@ PackagingContext packaging_context(const inputs::WheelArchive& wheel, const std:
     // pip installs by the file name; a WHEEL file that says otherwise means
     // the wheel was renamed or built wrong, and neither can be trusted.
     if (!tags.empty() && !declared.empty() && declared.triples != tags.triples)
-      throw InputError(path, "the file name's tags (" + joined(tags.triples) + ") differ from " + m->name + " (" +
-                                 joined(declared.triples) + ")");
+      throw InputError(path, "the file name's tags (" + join(tags.triples) + ") differ from " + m->name + " (" +
+                                 join(declared.triples) + ")");
     if (tags.empty() && !declared.empty()) {
       tags = std::move(declared);
     }
   }
   c.wheel_claim = claim_from_wheel_tags(tags);
   c.platforms = std::move(tags.platforms);
-  c.tags = joined(tags.triples);
+  c.tags = join(tags.triples);
   return c;
 }
 

@@ -6,6 +6,7 @@
 
 #include "analyzers/binary/msvc_scope.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::binary {
@@ -47,7 +48,7 @@ SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog,
 
 namespace {
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using text::is_identifier_char;
 
 // Calls `f(prefix)` for "c10", "c10::Half", "c10::Half::operator float", ...
 // until it returns true.
@@ -69,18 +70,18 @@ bool SymbolClassifier::only_header_only_names(std::string text, std::string_view
   if (!skip.empty())
     for (size_t p = text.find(skip); p != std::string::npos; p = text.find(skip, p)) text.erase(p, skip.size());
   for (size_t i = 0; i < text.size(); ++i) {
-    if (!is_ident(text[i]) || (i > 0 && (is_ident(text[i - 1]) || text[i - 1] == ':'))) continue;
+    if (!is_identifier_char(text[i]) || (i > 0 && (is_identifier_char(text[i - 1]) || text[i - 1] == ':'))) continue;
     size_t j = i;
-    while (j < text.size() && is_ident(text[j])) ++j;
+    while (j < text.size() && is_identifier_char(text[j])) ++j;
     const std::string_view first(text.data() + i, j - i);
     if (j + 1 >= text.size() || text[j] != ':' || text[j + 1] != ':' ||
         std::find(roots_.begin(), roots_.end(), first) == roots_.end()) {
       i = j;
       continue;
     }
-    while (j + 2 < text.size() && text[j] == ':' && text[j + 1] == ':' && is_ident(text[j + 2])) {
+    while (j + 2 < text.size() && text[j] == ':' && text[j + 1] == ':' && is_identifier_char(text[j + 2])) {
       j += 2;
-      while (j < text.size() && is_ident(text[j])) ++j;
+      while (j < text.size() && is_identifier_char(text[j])) ++j;
     }
     const std::string_view name(text.data() + i, j - i);
     i = j;

@@ -8,7 +8,10 @@
 
 namespace torchabi::binary {
 
-namespace {
+// Named, not anonymous: ScopeDemangler::Impl (declared in the header) holds a
+// Parser, and a member whose type has internal linkage is what
+// -Wsubobject-linkage warns about when this file is compiled in a unity batch.
+namespace scope_demangling {
 
 using llvm::itanium_demangle::Node;
 
@@ -56,6 +59,13 @@ private:
 };
 
 using Parser = llvm::itanium_demangle::ManglingParser<NodeArena>;
+
+}  // namespace scope_demangling
+
+namespace {
+
+using llvm::itanium_demangle::Node;
+using scope_demangling::Parser;
 
 // Demangler ASTs are DAGs built from the input; malformed input could nest
 // deeply. Every walk below is bounded.
@@ -194,7 +204,7 @@ const llvm::itanium_demangle::LocalName* local_of(const Node* n) {
 }  // namespace
 
 struct ScopeDemangler::Impl {
-  Parser parser{nullptr, nullptr};
+  scope_demangling::Parser parser{nullptr, nullptr};
 };
 
 ScopeDemangler::ScopeDemangler() : impl_(std::make_unique<Impl>()) {}

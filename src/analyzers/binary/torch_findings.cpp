@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyzers/binary/library_report.h"
+#include "common/text.h"
 
 namespace torchabi::binary {
 
@@ -11,11 +12,7 @@ namespace {
 
 constexpr size_t kSymbolNotes = 40;
 
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
-  return out;
-}
+using text::join;
 
 const char* group_label(const std::string& g) {
   if (g == "stable-shim") return "stable shim";

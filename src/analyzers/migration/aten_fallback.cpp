@@ -1,4 +1,5 @@
 #include "analyzers/migration/aten_fallback.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -37,12 +38,6 @@ std::vector<std::vector<std::string>> rows(const std::string& tsv, const std::st
   return out;
 }
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
 // The comma-separated items of `s` at bracket depth 0.
 std::vector<std::string> top_level_items(std::string_view s) {
   std::vector<std::string> out;
@@ -53,7 +48,7 @@ std::vector<std::string> top_level_items(std::string_view s) {
     if (c == '(' || c == '[') ++depth;
     if (c == ')' || c == ']') --depth;
     if (c == ',' && depth == 0) {
-      if (std::string item = trim(s.substr(from, i - from)); !item.empty()) out.push_back(item);
+      if (std::string item(text::trim(s.substr(from, i - from))); !item.empty()) out.push_back(item);
       from = i + 1;
     }
   }
@@ -101,7 +96,7 @@ bool AtenFallback::boxable(const std::string& schema) const {
   std::vector<std::string> types;
   for (const auto& a : top_level_items(std::string_view(schema).substr(open + 1, close - open - 1)))
     if (a != "*") types.push_back(base_type(a));
-  std::string rets = trim(std::string_view(schema).substr(arrow + 2));
+  std::string rets(text::trim(std::string_view(schema).substr(arrow + 2)));
   if (rets.size() >= 2 && rets.front() == '(' && rets.back() == ')') rets = rets.substr(1, rets.size() - 2);
   for (const auto& r : top_level_items(rets)) types.push_back(base_type(r));
   for (const auto& t : types)

@@ -17,7 +17,7 @@ namespace {
 // One fact per TU, one record per line:
 //   F <tab> usr <tab> name <tab> file <tab> 0|1 <tab> bl <tab> bc <tab> el <tab> ec
 //   R <tab> usr <tab> file <tab> line
-constexpr const char* kFact = "migrate.coupling";
+constexpr const char* kCouplingFact = "migrate.coupling";
 
 bool is_function(CXCursorKind k) {
   return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate;
@@ -90,7 +90,7 @@ public:
       }
     } visitor(ctx.tu);
     ctx.tu.visit_project_cursors(visitor);
-    ctx.subject().facts.emplace_back(kFact, visitor.out.str());
+    ctx.subject().facts.emplace_back(kCouplingFact, visitor.out.str());
   }
 };
 
@@ -119,7 +119,7 @@ void register_coupling_check() {
 CouplingFacts take_coupling_facts(findings::Report& report) {
   CouplingFacts out;
   std::set<std::string> seen;
-  for (const auto& value : report.take_facts(kFact)) {
+  for (const auto& value : report.take_facts(kCouplingFact)) {
     std::istringstream in(value);
     std::string line;
     while (std::getline(in, line)) {

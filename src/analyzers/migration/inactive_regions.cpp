@@ -12,7 +12,7 @@ namespace torchabi::migration {
 
 namespace {
 
-constexpr const char* kFact = "migrate.inactive-ranges";
+constexpr const char* kInactiveRangesFact = "migrate.inactive-ranges";
 
 // Fact value: "<abs path>\t<begin>-<end> <begin>-<end> ..." (possibly no ranges).
 class InactiveRegionCheck final : public source::TuCheck {
@@ -33,7 +33,7 @@ public:
           clang_disposeSourceRangeList(list);
         }
       }
-      ctx.subject().facts.emplace_back(kFact, value);
+      ctx.subject().facts.emplace_back(kInactiveRangesFact, value);
     }
   }
 };
@@ -74,7 +74,7 @@ std::vector<ByteRange> intersect_ranges(const std::vector<ByteRange>& a, const s
 
 std::map<std::string, std::vector<ByteRange>> take_inactive_regions(findings::Report& report) {
   std::map<std::string, std::vector<ByteRange>> out;
-  for (const auto& value : report.take_facts(kFact)) {
+  for (const auto& value : report.take_facts(kInactiveRangesFact)) {
     const size_t tab = value.find('\t');
     const std::string path = normal_path(value.substr(0, tab));
     auto ranges = parse_ranges(tab == std::string::npos ? std::string() : value.substr(tab + 1));

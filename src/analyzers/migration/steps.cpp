@@ -1,5 +1,6 @@
-#include "analyzers/migration/union_find.h"
 #include "analyzers/migration/steps.h"
+#include "analyzers/migration/union_find.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,11 +32,7 @@ void add(Counts& to, const Counts& c) {
   to.blocked += c.blocked;
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-  return out;
-}
+using text::join;
 
 // A function of one file used from a registration block or a pybind module
 // of another file: the user's step comes after the function's.

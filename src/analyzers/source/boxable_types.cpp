@@ -1,4 +1,5 @@
 #include "analyzers/source/boxable_types.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -22,13 +23,6 @@ namespace {
 // (2.10 on), an anonymous namespace's `detail` (2.8/2.9).
 bool on_the_way(const std::string& ns) { return ns == "torch" || ns == "stable" || ns == "detail" || ns.empty(); }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // A type in normalize_cpp_type's spelling. Dependent types (the argument of
 // a partial specialisation) are spelled by libclang without their
 // namespaces ("optional<type-parameter-0-0>"), so they are rebuilt from the
@@ -47,16 +41,16 @@ std::string type_name(CXType t) {
 std::optional<TorchVersion> headers_release(const std::string& dir) {
   static const std::regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
   static const std::regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
-  const std::string text = read_text((fs::path(dir) / "torch/headeronly/version.h").string());
+  const std::string text = text::read_file_or_empty((fs::path(dir) / "torch/headeronly/version.h").string());
   std::smatch a, b;
   if (std::regex_search(text, a, major) && std::regex_search(text, b, minor))
     return TorchVersion{std::stoi(a[1].str()), std::stoi(b[1].str()), 0};
   return std::nullopt;
 }
 
-class Reader {
+class BoxableTypesReader {
 public:
-  explicit Reader(CXTranslationUnit tu) : tu_(tu) {}
+  explicit BoxableTypesReader(CXTranslationUnit tu) : tu_(tu) {}
 
   BoxableTypes run() {
     visit(clang_getTranslationUnitCursor(tu_), 0);
@@ -164,7 +158,7 @@ private:
     if (!file) return std::nullopt;
     const std::string path = take(clang_getFileName(file));
     auto it = guards_.find(path);
-    if (it == guards_.end()) it = guards_.emplace(path, FeatureGuards::scan(read_text(path))).first;
+    if (it == guards_.end()) it = guards_.emplace(path, FeatureGuards::scan(text::read_file_or_empty(path))).first;
     return it->second.required_at(line);
   }
 
@@ -176,7 +170,7 @@ private:
 
 }  // namespace
 
-BoxableTypes read_boxable_types(CXTranslationUnit tu) { return Reader(tu).run(); }
+BoxableTypes read_boxable_types(CXTranslationUnit tu) { return BoxableTypesReader(tu).run(); }
 
 BoxableTypes import_boxable_types(const std::string& include_dir) {
   const std::string dir = fs::absolute(include_dir).lexically_normal().string();

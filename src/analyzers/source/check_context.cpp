@@ -57,6 +57,8 @@ findings::FixIt make_fix(const Range& r, std::string replacement, bool safe, std
 
 std::string display_path(const std::string& abs_path) { return abs_path; }
 
+std::string include_site(const IncludeDirective& d) { return display_path(d.includer) + ":" + std::to_string(d.range.line); }
+
 namespace {
 
 std::vector<std::pair<std::string, TuCheckFactory>>& registry() {

@@ -1,4 +1,5 @@
 #include "analyzers/source/cpp_type_name.h"
+#include "common/text.h"
 
 #include <cctype>
 #include <vector>
@@ -6,11 +7,6 @@
 namespace torchabi::source {
 
 namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
-  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
-}
 
 // Removes whole words (const, volatile, struct, ...) and collapses spaces.
 std::string clean_name(std::string_view raw) {
@@ -88,7 +84,7 @@ public:
       else if (c == '[') {
         size_t close = s_.find(']', pos_);
         if (close == std::string_view::npos) close = s_.size() - 1;
-        n.suffix += "[" + trim(s_.substr(pos_, close - pos_)) + "]";
+        n.suffix += "[" + std::string(text::trim(s_.substr(pos_, close - pos_))) + "]";
         pos_ = close + 1;
       }
       // '&', "const" after '*' and spaces are dropped: references are

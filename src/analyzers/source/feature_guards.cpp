@@ -1,4 +1,5 @@
 #include "analyzers/source/feature_guards.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -37,11 +38,7 @@ std::string without_comments(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 struct Frame {
   VersionSet enclosing;  // where the #if itself is compiled

@@ -1,4 +1,5 @@
 #include "analyzers/source/header_search.h"
+#include "common/text.h"
 
 #include <cstdio>
 #include <fcntl.h>
@@ -24,11 +25,7 @@ std::string canonical_dir(const std::string& dir) {
   return s;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 bool exists(const std::string& path, struct stat* out = nullptr) {
   struct stat st {};

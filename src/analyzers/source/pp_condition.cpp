@@ -1,4 +1,5 @@
 #include "analyzers/source/pp_condition.h"
+#include "common/text.h"
 
 #include <cctype>
 #include <string>
@@ -218,6 +219,24 @@ private:
 
 std::optional<int64_t> evaluate_pp_condition(std::string_view condition, const PpMacros& macros) {
   return Evaluator(condition, macros).run();
+}
+
+std::string enabling_macro(std::string_view directive) {
+  auto ident_at = [&](size_t p) {
+    size_t e = p;
+    while (e < directive.size() && text::is_identifier_char(directive[e])) ++e;
+    return std::string(directive.substr(p, e - p));
+  };
+  if (directive.starts_with("#ifdef ")) return ident_at(7);
+  if (directive.starts_with("#elifdef ")) return ident_at(9);
+  for (std::string_view prefix : {"#if defined(", "#elif defined(", "#if defined ", "#elif defined "}) {
+    if (!directive.starts_with(prefix)) continue;
+    std::string name = ident_at(prefix.size());
+    size_t after = prefix.size() + name.size();
+    if (prefix.back() == '(') ++after;
+    return after >= directive.size() || directive.find_first_not_of(' ', after) == std::string_view::npos ? name : "";
+  }
+  return {};
 }
 
 }  // namespace torchabi::source

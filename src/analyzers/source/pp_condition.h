@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace torchabi::source {
@@ -29,5 +30,10 @@ struct PpMacros {
 // nullopt: the result depends on something unknown, or the text is no
 // condition this evaluator reads.
 std::optional<int64_t> evaluate_pp_condition(std::string_view condition, const PpMacros& macros);
+
+// The macro to define to compile the branch a directive opens: X for
+// `#ifdef X`, `#elifdef X`, `#if defined(X)`, `#elif defined X`; "" when the
+// condition is anything more than that.
+std::string enabling_macro(std::string_view directive);
 
 }  // namespace torchabi::source

@@ -10,12 +10,13 @@
 
 #include "analyzers/source/cursor_utils.h"
 #include "analyzers/source/front_end.h"
+#include "common/text.h"
 
 namespace torchabi::source {
 
 namespace {
 
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using text::is_identifier_char;
 
 // Extends [begin, ...) backwards over a written qualifier: "at::", "::c10::".
 uint32_t qualifier_begin(std::string_view text, uint32_t begin) {
@@ -28,7 +29,7 @@ uint32_t qualifier_begin(std::string_view text, uint32_t begin) {
     uint32_t colons = i;
     while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
     uint32_t end_ident = i;
-    while (i > 0 && is_ident_char(text[i - 1])) --i;
+    while (i > 0 && is_identifier_char(text[i - 1])) --i;
     if (i == end_ident) return colons;  // a leading "::"
     b = i;
   }

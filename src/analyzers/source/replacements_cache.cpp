@@ -36,9 +36,9 @@ private:
 };
 
 // Every read is bounds-checked: a truncated or foreign file fails cleanly.
-class Reader {
+class CacheReader {
 public:
-  explicit Reader(std::string_view in) : in_(in) {}
+  explicit CacheReader(std::string_view in) : in_(in) {}
   bool ok() const { return ok_; }
   bool at_end() const { return ok_ && in_.empty(); }
   uint32_t u32() {
@@ -98,7 +98,7 @@ std::string encode_replacements(const Replacements& r, const std::string& yaml_d
 }
 
 std::optional<Replacements> decode_replacements(std::string_view bytes, const std::string& yaml_digest) {
-  Reader r(bytes);
+  CacheReader r(bytes);
   if (r.str() != kMagic || r.str() != yaml_digest) return std::nullopt;
   const uint32_t count = r.u32();
   // Each entry takes at least 40 bytes: a count this large is corruption.

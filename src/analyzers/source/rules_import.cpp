@@ -1,4 +1,5 @@
 #include "analyzers/source/rules_import.h"
+#include "common/text.h"
 
 #include <clang-c/Index.h>
 
@@ -49,13 +50,6 @@ std::vector<std::string> stable_header_files(const std::string& dir, const Heade
 }
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // Records the declarations of one parse of the stable headers. Each is dated
 // by the TORCH_FEATURE_VERSION guards around it (FeatureGuards of its file),
@@ -292,7 +286,7 @@ std::optional<TorchVersion> installed_torch_version(const std::string& dir) {
   static const std::regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
   static const std::regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
   for (const char* rel : {"torch/headeronly/version.h", "torch/version.h", "torch/csrc/api/include/torch/version.h"}) {
-    std::string text = read_text(fs::path(dir) / rel);
+    std::string text = text::read_file_or_empty(fs::path(dir) / rel);
     std::smatch a, b;
     if (std::regex_search(text, a, major) && std::regex_search(text, b, minor))
       return TorchVersion{std::stoi(a[1].str()), std::stoi(b[1].str()), 0};
@@ -311,7 +305,7 @@ ImportedApis import_stable_headers(const std::string& include_dir, const HeaderC
   std::map<std::string, FeatureGuards> guards;
   std::string source;
   for (const auto& f : files) {
-    const FeatureGuards& g = guards.emplace(f, FeatureGuards::scan(read_text(f))).first->second;
+    const FeatureGuards& g = guards.emplace(f, FeatureGuards::scan(text::read_file_or_empty(f))).first->second;
     out.versioned = out.versioned || g.defines_feature_version();
     source += "#include \"" + f + "\"\n";
   }

@@ -1,4 +1,5 @@
 #include "analyzers/source/shared_preamble.h"
+#include "common/text.h"
 
 #include <clang-c/Index.h>
 #include <nlohmann/json.hpp>
@@ -155,14 +156,6 @@ std::string preamble_header_text(const std::vector<std::string>& includes) {
 
 namespace {
 
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::pair<uint64_t, int64_t> size_and_mtime(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return {0, -1};
@@ -187,7 +180,7 @@ PreambleBuild build_preamble(const inputs::ClangArgs& args, const std::vector<st
     std::error_code ec;
     fs::create_directories(dir, ec);
     const std::string text = preamble_header_text(includes);
-    if (read_text(header) != text) write_file_atomically(header, text);  // unchanged: keep its mtime
+    if (text::read_file(header) != text) write_file_atomically(header, text);  // unchanged: keep its mtime
 
     ParseRequest req;
     req.args = args;
@@ -333,7 +326,7 @@ void SharedPreambles::prepare(const std::vector<inputs::ClangArgs>& tus, const s
   std::string compiler;
   for (size_t i : todo) {
     if (!preamble_eligible(tus[i])) continue;
-    auto text = read_text(tus[i].file);
+    auto text = text::read_file(tus[i].file);
     if (!text) continue;
     std::vector<std::string> includes =
         shareable_prefix(leading_includes(*text), tus[i].include_dirs, project_roots_);

@@ -88,5 +88,7 @@ findings::FixIt make_fix(const Range& r, std::string replacement, bool safe, std
 // cached whatever the working directory; run_lint() shortens paths below the
 // working directory when it builds the report.
 std::string display_path(const std::string& abs_path);
+// "file:line" of an #include line, for include chains in messages.
+std::string include_site(const IncludeDirective& d);
 
 }  // namespace torchabi::source

@@ -10,9 +10,9 @@ namespace torchabi::source {
 
 namespace {
 
-class Parser {
+class VersionExprParser {
 public:
-  explicit Parser(std::string_view s) : s_(s) {}
+  explicit VersionExprParser(std::string_view s) : s_(s) {}
 
   std::optional<uint64_t> parse() {
     auto v = parse_or();
@@ -112,7 +112,7 @@ private:
 
 }  // namespace
 
-std::optional<uint64_t> evaluate_version_expr(std::string_view text) { return Parser(text).parse(); }
+std::optional<uint64_t> evaluate_version_expr(std::string_view text) { return VersionExprParser(text).parse(); }
 
 // ---- #if conditions ------------------------------------------------------
 
@@ -123,7 +123,7 @@ struct Tok {
   size_t begin = 0, end = 0;  // offsets in the condition
 };
 
-std::vector<Tok> tokenize(std::string_view s) {
+std::vector<Tok> tokenize_version_condition(std::string_view s) {
   static constexpr std::string_view kPunct[] = {"&&", "||", "<<", ">>", "<=", ">=", "==", "!=", "(", ")", "!", "<",
                                                 ">",  "+",  "-",  "*",  "/",  "%",  "|",  "&",  "^", "~", "?", ":", ","};
   std::vector<Tok> out;
@@ -173,7 +173,7 @@ std::string_view mirrored(std::string_view op) {
 // are handed to evaluate_version_expr as text.
 class ConditionParser {
 public:
-  explicit ConditionParser(std::string_view s) : s_(s), toks_(tokenize(s)) {}
+  explicit ConditionParser(std::string_view s) : s_(s), toks_(tokenize_version_condition(s)) {}
 
   std::optional<FeatureCondition> parse() {
     auto c = parse_or();

@@ -15,15 +15,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int line_of(const toml::node& n) { return static_cast<int>(n.source().begin.line); }
-
 bool compiled(const std::string& file) {
   for (const char* ext : {".c", ".cc", ".cpp", ".cxx", ".cu", ".hip"})
     if (file.ends_with(ext)) return true;
   return false;
 }
 
-struct Reader {
+struct BuildTomlReader {
   std::string path;
   std::string dir;
   BuildToml& out;
@@ -135,7 +133,7 @@ std::string target_version_macro(const std::string& release) {
 BuildToml read_build_toml(const std::string& path) {
   const toml::table t = read_toml_file(path, "build.toml");
   BuildToml out;
-  Reader r{path, fs::path(path).parent_path().string(), out};
+  BuildTomlReader r{path, fs::path(path).parent_path().string(), out};
   const toml::table* general = t["general"].as_table();
   if (!general) throw InputError(path, "no [general] table: not a kernel-builder build.toml");
   out.name = (*general)["name"].value_or(std::string());

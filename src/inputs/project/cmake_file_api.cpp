@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
 #include "inputs/project/project_copy.h"
@@ -40,15 +41,7 @@ std::string last_cmake_error(const std::string& output) {
 
 namespace {
 
-bool under(const std::string& path, const std::string& dir) {
-  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
-}
-
-std::string join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
+using text::join;
 
 // Torch_VERSION of the stand-in: the headers' own version.h, else "" (unknown).
 std::string torch_version(const std::vector<std::string>& include_dirs) {
@@ -72,7 +65,7 @@ std::string torch_version(const std::vector<std::string>& include_dirs) {
 struct PathMapper {
   std::string copy_root, project_root;
   std::string operator()(const std::string& p) const {
-    if (!under(p, copy_root)) return p;
+    if (!text::path_is_under(p, copy_root)) return p;
     return project_root + p.substr(copy_root.size());
   }
 };
@@ -149,11 +142,11 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     if (!cuda.real_toolkit) {
       std::vector<std::string> kept;
       for (size_t i = 0; i < c.arguments.size(); ++i) {
-        if (c.arguments[i] == "-isystem" && i + 1 < c.arguments.size() && under(c.arguments[i + 1], cuda.toolkit_root)) {
+        if (c.arguments[i] == "-isystem" && i + 1 < c.arguments.size() && text::path_is_under(c.arguments[i + 1], cuda.toolkit_root)) {
           ++i;
           continue;
         }
-        if (c.arguments[i].starts_with("-I") && under(c.arguments[i].substr(2), cuda.toolkit_root)) continue;
+        if (c.arguments[i].starts_with("-I") && text::path_is_under(c.arguments[i].substr(2), cuda.toolkit_root)) continue;
         kept.push_back(c.arguments[i]);
       }
       c.arguments = std::move(kept);
@@ -163,11 +156,11 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   r.facts.emplace_back("build description",
                        lists.string() + " (configured by cmake " + reply.cmake_version +
                            " in a scratch copy, read through the CMake File API)");
-  if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines));
+  if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines, " "));
   const std::string version = torch_version(torch.include_dirs);
   r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " +
                                                   (version.empty() ? std::string("unknown: any asked for") : version) + "): " +
-                                                  (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch))
+                                                  (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch), " ")
                                                                  : torch.how));
   if (cuda_used)
     r.facts.emplace_back("CUDA compiler", "stand-in nvcc (CUDA " + cuda.version + ", not run), toolkit " +
@@ -177,7 +170,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     if (shown.insert(c.unit).second)
       r.facts.emplace_back(c.unit, fs::path(c.file).filename().string() + " line " + std::to_string(c.line));
     r.facts.emplace_back(c.unit + " " + c.arguments[0] + " flags",
-                         join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end())));
+                         join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end()), " "));
   }
   std::set<std::string> generated(reply.generated_includes.begin(), reply.generated_includes.end());
   for (const auto& g : generated)

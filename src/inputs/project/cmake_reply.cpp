@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
+#include "common/text.h"
 
 namespace torchabi::inputs {
 
@@ -79,10 +80,6 @@ fs::path absolute_in(const fs::path& base, const std::string& p) {
   return out;
 }
 
-bool under(const std::string& path, const std::string& dir) {
-  return path == dir || (path.starts_with(dir) && path.size() > dir.size() && path[dir.size()] == '/');
-}
-
 }  // namespace
 
 CMakeReply read_cmake_reply(const ReplyPaths& paths) {
@@ -137,7 +134,7 @@ CMakeReply read_cmake_reply(const ReplyPaths& paths) {
         for (const auto& d : group.value("defines", json::array())) c.arguments.push_back("-D" + d.at("define").get<std::string>());
         for (const auto& i : group.value("includes", json::array())) {
           const std::string copy_path = absolute_in(source_root, i.at("path").get<std::string>()).string();
-          if (under(copy_path, build_root.string())) out.generated_includes.push_back(copy_path);
+          if (text::path_is_under(copy_path, build_root.string())) out.generated_includes.push_back(copy_path);
           const std::string path = paths.to_project(copy_path);
           const bool system = i.value("isSystem", false) ||
                               std::find(paths.system_includes.begin(), paths.system_includes.end(), path) !=

@@ -1,6 +1,7 @@
 #include "inputs/project/project_build.h"
 
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
@@ -24,11 +25,7 @@ bool has_std(const std::vector<std::string>& args) {
   return false;
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
+using text::join;
 
 }  // namespace
 
@@ -208,7 +205,7 @@ ProjectBuild read_cmake_build(const std::string& file, const TorchLocation& torc
       CompileCommand c = cmake_command(t, src, torch);
       if (shown.insert(c.arguments[0]).second)
         b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
-                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
+                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2), " "));
       BuildConfiguration proto;
       proto.unit = label;
       proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
@@ -219,7 +216,7 @@ ProjectBuild read_cmake_build(const std::string& file, const TorchLocation& torc
       add_to_configuration(b, proto, c);
     }
   }
-  if (torch_used) b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+  if (torch_used) b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs, " ") : torch.how);
   return b;
 }
 
@@ -248,7 +245,7 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
   b.db.path = file;
   b.notes = spec.notes;
   b.facts.emplace_back("build description", file + " (kernel-builder, read)");
-  b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+  b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs, " ") : torch.how);
   if (spec.stable_abi.empty()) b.facts.emplace_back("stable ABI", "[torch] stable-abi not set: no TORCH_TARGET_VERSION");
   for (const auto& [backend, release] : spec.stable_abi)
     b.facts.emplace_back("stable ABI" + (backend == "*" ? std::string() : " (" + backend + ")"),
@@ -295,7 +292,7 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
         for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
         if (shown.insert(c.arguments[0]).second && stable_backend(backend))
           b.facts.emplace_back(label + " (" + backend + ") " + c.arguments[0] + " flags",
-                               join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
+                               join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2), " "));
         BuildConfiguration proto;
         proto.unit = label;
         proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
@@ -337,7 +334,7 @@ ProjectBuild setuptools_build(const std::string& file, const std::vector<Extensi
   b.notes = std::move(notes);
   b.facts.emplace_back("build description", file + (file.ends_with(".py") ? " (read, not run)" : " (read)"));
   if (build_extension)
-    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs, " ") : torch.how);
   else
     b.facts.emplace_back("build_ext", "setuptools' own (not torch's BuildExtension): no torch flags are added");
   for (const auto& ext : extensions) {
@@ -352,7 +349,7 @@ ProjectBuild setuptools_build(const std::string& file, const std::vector<Extensi
       for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
       if (shown.insert(c.arguments[0]).second)
         b.facts.emplace_back(label + " " + c.arguments[0] + " flags",
-                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2)));
+                             join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end() - 2), " "));
       BuildConfiguration proto;
       proto.unit = label;
       proto.compiler = src.ends_with(".cu") ? "nvcc" : "cxx";
@@ -381,7 +378,7 @@ ProjectBuild read_pyproject_build(const std::string& file, const TorchLocation& 
     b.notes.insert(b.notes.begin(), spec.notes.begin(), spec.notes.end());
     b.facts.insert(b.facts.begin(),
                    {"pyproject.toml", "scikit-build-core: CMakeLists.txt read" +
-                                          (spec.cmake_defines.empty() ? std::string() : " with -D " + join(spec.cmake_defines))});
+                                          (spec.cmake_defines.empty() ? std::string() : " with -D " + join(spec.cmake_defines, " "))});
     return b;
   }
   if (spec.extensions.empty())
@@ -449,7 +446,7 @@ std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::
     e.notes = spec.notes;
     e.facts.emplace_back("pyproject.toml", "scikit-build-core: CMakeLists.txt configured" +
                                                (spec.cmake_defines.empty() ? std::string()
-                                                                           : " with -D " + join(spec.cmake_defines)));
+                                                                           : " with -D " + join(spec.cmake_defines, " ")));
   } else {
     return std::nullopt;
   }

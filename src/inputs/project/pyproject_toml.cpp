@@ -11,9 +11,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int line_of(const toml::node& n) { return static_cast<int>(n.source().begin.line); }
-
-struct Reader {
+struct PyProjectReader {
   std::string path;
   std::string dir;
   PyProject& out;
@@ -101,7 +99,7 @@ struct Reader {
 PyProject read_pyproject(const std::string& path) {
   const toml::table t = read_toml_file(path, "pyproject.toml");
   PyProject out;
-  Reader r{path, fs::path(path).parent_path().string(), out};
+  PyProjectReader r{path, fs::path(path).parent_path().string(), out};
   out.cmake_source_dir = r.dir;
   const std::string backend = t["build-system"]["build-backend"].value_or(std::string());
   if (const toml::table* skb = t["tool"]["scikit-build"].as_table()) r.read_scikit_build(*skb);

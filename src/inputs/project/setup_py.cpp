@@ -15,7 +15,7 @@ namespace {
 
 using py::Value;
 
-struct Reader {
+struct SetupPyReader {
   std::string path;
   std::string dir;
   SetupPy& out;
@@ -122,7 +122,7 @@ SetupPy read_setup_py(const std::string& path) {
   SetupPy out;
   const std::string dir = fs::absolute(path).parent_path().string();
   py::Module mod = py::read_module(ss.str(), path, dir, {"CppExtension", "CUDAExtension"});
-  Reader r{path, dir, out};
+  SetupPyReader r{path, dir, out};
   for (const auto& c : mod.calls) r.read_call(c);
   return out;
 }

@@ -12,9 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/project/project_copy.h"
-#include "inputs/project/timed_child.h"
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
+#include "inputs/project/timed_child.h"
 
 namespace torchabi::inputs {
 
@@ -60,11 +61,7 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-std::string join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
+using text::join;
 
 // The recorder's one-line error: the last line of its stderr.
 std::string last_line(const std::string& text) {
@@ -261,9 +258,9 @@ void add_facts(ProjectBuild& b, const Recording& on_linux, const TorchLocation& 
                                               (torch.found() ? "replaced by the torch headers below" : "used"));
   if (on_linux.real_torch && !torch.found())
     b.facts.emplace_back("torch headers", "torch " + on_linux.torch_version + "'s cpp_extension: " +
-                                              join(on_linux.torch_include_paths));
+                                              join(on_linux.torch_include_paths, " "));
   else
-    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs) : torch.how);
+    b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs, " ") : torch.how);
   if (!on_linux.build_extension)
     b.facts.emplace_back("build_ext", (on_linux.build_ext.empty() ? std::string("setuptools' own") : on_linux.build_ext) +
                                           " (not torch's BuildExtension): no torch flags are added");
@@ -278,7 +275,7 @@ void add_facts(ProjectBuild& b, const Recording& on_linux, const TorchLocation& 
   for (const auto& c : b.configurations)
     if (c.platform == "linux")
       b.facts.emplace_back(c.unit + " " + c.arguments[0] + " flags",
-                           join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end())));
+                           join(std::vector<std::string>(c.arguments.begin() + 1, c.arguments.end()), " "));
   auto difference = [](std::vector<std::string> a, std::vector<std::string> b) {
     std::sort(a.begin(), a.end());
     std::sort(b.begin(), b.end());

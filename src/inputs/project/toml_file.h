@@ -11,4 +11,7 @@ namespace torchabi::inputs {
 // `what` names the file kind for "cannot read <what>" ("build.toml").
 toml::table read_toml_file(const std::string& path, const char* what);
 
+// The 1-based line a node starts on (0: unknown).
+inline int line_of(const toml::node& n) { return static_cast<int>(n.source().begin.line); }
+
 }  // namespace torchabi::inputs

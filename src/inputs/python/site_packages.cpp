@@ -1,4 +1,5 @@
 #include "inputs/python/site_packages.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -23,13 +24,6 @@ constexpr const char* kQuery =
     "print(sys.version.split()[0])\n"
     "for p in sys.path:\n"
     "    if os.path.isdir(p) and os.path.basename(p.rstrip('/')) in ('site-packages', 'dist-packages'): print(p)\n";
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -77,7 +71,7 @@ void add_tree(const fs::path& dir, std::vector<std::string>& files) {
 // distribution's own name as a package or module ("torch", "torch.py").
 void add_top_level(const fs::path& site, const fs::path& info, InstalledDistribution& d) {
   std::vector<std::string> tops;
-  if (fs::is_regular_file(info / "top_level.txt")) tops = lines_of(read_text(info / "top_level.txt"));
+  if (fs::is_regular_file(info / "top_level.txt")) tops = lines_of(text::read_file_or_empty(info / "top_level.txt"));
   if (tops.empty()) {
     std::string mod = d.name;
     std::replace(mod.begin(), mod.end(), '-', '_');
@@ -96,7 +90,7 @@ std::optional<InstalledDistribution> read_one(const fs::path& site, const fs::pa
   const fs::path meta = info / (egg ? "PKG-INFO" : "METADATA");
   std::error_code ec;
   if (!fs::is_regular_file(meta, ec)) return std::nullopt;
-  const WheelMetadata md = parse_wheel_metadata(read_text(meta));
+  const WheelMetadata md = parse_wheel_metadata(text::read_file_or_empty(meta));
   if (md.name.empty()) return std::nullopt;
   InstalledDistribution d;
   d.name = md.name;
@@ -107,7 +101,7 @@ std::optional<InstalledDistribution> read_one(const fs::path& site, const fs::pa
   const fs::path list = egg ? info / "installed-files.txt" : info / "RECORD";
   if (fs::is_regular_file(list, ec)) {
     const fs::path base = egg ? info : site;
-    for (const auto& line : lines_of(read_text(list))) {
+    for (const auto& line : lines_of(text::read_file_or_empty(list))) {
       const std::string rel = egg ? line : record_path(line);
       if (rel.empty()) continue;
       const fs::path p = (fs::path(rel).is_absolute() ? fs::path(rel) : base / rel).lexically_normal();

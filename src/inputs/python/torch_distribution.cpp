@@ -1,4 +1,5 @@
 #include "inputs/python/torch_distribution.h"
+#include "common/text.h"
 
 #include <filesystem>
 #include <fstream>
@@ -15,13 +16,6 @@ namespace torchabi::inputs {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // "torch-2.14.1+debian.dist-info": the name part before the version, as
 // installers spell it (PEP 491 escapes '-' in names, so the first '-' ends it).
@@ -54,7 +48,7 @@ void TorchOwnership::read_conda_meta(const std::string& prefix, Site& s) const {
     bool candidate = false;
     for (const auto& n : conda_names_) candidate = candidate || entry.starts_with(n + "-");
     if (!candidate) continue;
-    const nlohmann::json j = nlohmann::json::parse(read_text(it->path()), nullptr, false);
+    const nlohmann::json j = nlohmann::json::parse(text::read_file_or_empty(it->path()), nullptr, false);
     if (!j.is_object() || !conda_names_.count(j.value("name", "")) || !j.contains("files") || !j["files"].is_array())
       continue;
     size_t added = 0;
@@ -105,7 +99,7 @@ const std::optional<TorchDistribution>& TorchOwnership::package(const std::strin
       out = parent.torch;
     } else {
       TorchDistribution t;
-      t.version = torch_version_py(read_text(p / "version.py"));
+      t.version = torch_version_py(text::read_file_or_empty(p / "version.py"));
       t.package_dir = dir;
       t.evidence = (p / "version.py").string();
       out = std::move(t);

@@ -1,4 +1,5 @@
 #include "inputs/python/wheel_tags.h"
+#include "common/text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,15 +8,7 @@ namespace torchabi::inputs {
 
 namespace {
 
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (size_t start = 0;;) {
-    const size_t at = s.find(sep, start);
-    out.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
+using text::split;
 
 bool to_int(std::string_view s, int& out) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);

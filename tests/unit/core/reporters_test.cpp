@@ -35,7 +35,7 @@ Report sample() {
   b.location.line = 12;
   b.location.column = 5;
   b.message = "uses | pipes";
-  b.fix = FixIt{"src/op.cpp", 100, 108, "STD_TORCH_CHECK", FixSafety::Safe, "rename the macro"};
+  b.fix = FixIt{"src/op.cpp", 100, 108, "STD_TORCH_CHECK", FixSafety::Safe, "rename the macro", {}, {}};
   r.add(b);
   apply_policy(r, Config{}, RuleRegistry::current(), nullptr);
   return r;

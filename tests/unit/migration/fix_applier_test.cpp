@@ -15,7 +15,7 @@ FixIt fix_of(const std::string& file, const std::string& text, const std::string
   size_t at = text.find(what);
   for (size_t i = 0; i < nth; ++i) at = text.find(what, at + 1);
   EXPECT_NE(at, std::string::npos) << what;
-  return {file, uint32_t(at), uint32_t(at + what.size()), with, safety, "replace " + what};
+  return {file, uint32_t(at), uint32_t(at + what.size()), with, safety, "replace " + what, {}, {}};
 }
 
 }  // namespace
@@ -56,10 +56,10 @@ TEST(FixApplier, TwoInsertionsAtOnePointConflictButAdjacentEditsDoNot) {
   const std::string text = "abcdef\n";
   auto path = put_file(scratch_dir(), "a.cpp", text);
   FixApplier a;
-  a.add({path, 3, 3, "X", FixSafety::Safe, ""});
-  a.add({path, 3, 3, "Y", FixSafety::Safe, ""});
-  a.add({path, 0, 3, "ABC", FixSafety::Safe, ""});
-  a.add({path, 3, 6, "DEF", FixSafety::Safe, ""});
+  a.add({path, 3, 3, "X", FixSafety::Safe, "", {}, {}});
+  a.add({path, 3, 3, "Y", FixSafety::Safe, "", {}, {}});
+  a.add({path, 0, 3, "ABC", FixSafety::Safe, "", {}, {}});
+  a.add({path, 3, 6, "DEF", FixSafety::Safe, "", {}, {}});
   auto plan = a.plan();
   ASSERT_EQ(plan.rejected.size(), 1u);
   EXPECT_EQ(plan.rejected[0].fix.replacement, "Y");
@@ -127,7 +127,7 @@ TEST(FixApplier, UnsafeFixesNeedTheFlag) {
 TEST(FixApplier, AStaleRangeIsRefusedNotGuessed) {
   auto path = put_file(scratch_dir(), "a.cpp", "short\n");
   FixApplier a;
-  a.add({path, 2, 40, "x", FixSafety::Safe, ""});
+  a.add({path, 2, 40, "x", FixSafety::Safe, "", {}, {}});
   auto plan = a.plan();
   EXPECT_TRUE(plan.files.empty());
   ASSERT_EQ(plan.rejected.size(), 1u);
@@ -136,7 +136,7 @@ TEST(FixApplier, AStaleRangeIsRefusedNotGuessed) {
 
 TEST(FixApplier, AnUnreadableFileRejectsItsFixes) {
   FixApplier a;
-  a.add({scratch_dir() + "/missing.cpp", 0, 1, "x", FixSafety::Safe, ""});
+  a.add({scratch_dir() + "/missing.cpp", 0, 1, "x", FixSafety::Safe, "", {}, {}});
   auto plan = a.plan();
   EXPECT_TRUE(plan.files.empty());
   ASSERT_EQ(plan.rejected.size(), 1u);
@@ -160,8 +160,8 @@ TEST(FixApplier, OneFileNamedTwoWaysIsRewrittenOnce) {
   const std::string text = "aaa bbb\n";
   auto path = put_file(dir, "sub/a.cpp", text);
   FixApplier a;
-  a.add({path, 0, 3, "AAA", FixSafety::Safe, ""});
-  a.add({dir + "/sub/../sub/a.cpp", 4, 7, "BBB", FixSafety::Safe, ""});
+  a.add({path, 0, 3, "AAA", FixSafety::Safe, "", {}, {}});
+  a.add({dir + "/sub/../sub/a.cpp", 4, 7, "BBB", FixSafety::Safe, "", {}, {}});
   auto plan = a.plan();
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_EQ(plan.files[0].after, "AAA BBB\n");

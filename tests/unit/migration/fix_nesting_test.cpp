@@ -25,7 +25,7 @@ uint32_t at(const std::string& text, const std::string& what, size_t nth = 0) {
 
 FixIt plain(const std::string& file, const std::string& text, const std::string& what, const std::string& with) {
   const uint32_t b = at(text, what);
-  return {file, b, uint32_t(b + what.size()), with, FixSafety::Safe, "replace " + what};
+  return {file, b, uint32_t(b + what.size()), with, FixSafety::Safe, "replace " + what, {}, {}};
 }
 
 // AT_DISPATCH(t, "n", LAMBDA) -> V2(t, "n", WRAP(LAMBDA)), the lambda a copy.
@@ -74,7 +74,7 @@ TEST(FixNesting, CopiesNestTwoLevelsDeep) {
   const std::vector<FixIt> fixes = {
       outer.fix("a.cpp", 0, uint32_t(text.size()), true, "outer"),
       middle.fix("a.cpp", 0, at(text, ".contiguous"), true, "middle"),
-      FixIt{"a.cpp", at(text, "a)"), at(text, "a)") + 1, "b", FixSafety::Safe, "rename a"},
+      FixIt{"a.cpp", at(text, "a)"), at(text, "a)") + 1, "b", FixSafety::Safe, "rename a", {}, {}},
   };
   const NestingResult r = fold_nested_fixes(fixes, text);
   ASSERT_EQ(r.top.size(), 1u);

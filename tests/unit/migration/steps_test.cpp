@@ -101,10 +101,14 @@ void expect_buildable_order(const StepInputs& in, const StepPlan& plan) {
   for (size_t i = 0; i < plan.steps.size(); ++i)
     for (const auto& f : plan.steps[i].files) EXPECT_TRUE(where.emplace("/p/" + f, i).second) << f << " twice";
   for (const auto& [f, c] : work)
-    if (c.total()) EXPECT_TRUE(where.count(f)) << f;
+    if (c.total()) {
+      EXPECT_TRUE(where.count(f)) << f;
+    }
   for (const auto& [includer, headers] : in.includes)
     for (const auto& h : headers)
-      if (where.count(includer) && where.count(h)) EXPECT_EQ(where[includer], where[h]) << includer << " includes " << h;
+      if (where.count(includer) && where.count(h)) {
+        EXPECT_EQ(where[includer], where[h]) << includer << " includes " << h;
+      }
   std::map<std::string, std::set<std::string>> defined;
   for (const auto& f : in.coupling.functions)
     if (f.definition) defined[f.usr].insert(f.file);

@@ -349,7 +349,7 @@ TuRegistrations boxing_tu(const std::string& file, const std::string& name, std:
   k.form = KernelRef::Form::TorchBox;
   k.function = "kernel";
   k.where = at(file, 2);
-  k.signature = CppSignature{{"Tensor", "torch::stable::Tensor"}, std::move(params), {}, true};
+  k.signature = CppSignature{{"Tensor", "torch::stable::Tensor"}, std::move(params), {}, true, std::nullopt};
   return tu;
 }
 
@@ -436,7 +436,8 @@ TEST(RegistrationModel, SerializationRoundTrips) {
   k.signature = CppSignature{{"Tensor", "torch::stable::Tensor", false, false, false},
                              {{"const Tensor &", "torch::stable::Tensor", true, true, false}},
                              {"x"},
-                             true};
+                             true,
+                             std::nullopt};
   tu.impls.push_back({0, lit("f", "/p/a.cpp", 5), k, at("/p/a.cpp", 5)});
   tu.boxed_kernels.push_back({"k", at("/p/a.cpp", 9), {{0, {"Tensor", "torch::stable::Tensor"}, at("/p/a.cpp", 10)}},
                               {}, true});

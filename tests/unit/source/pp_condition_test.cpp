@@ -101,7 +101,9 @@ TEST(VersionMacros, ShippedDataCoversTheRealHeaders) {
       const VersionMacro* m = data.find(name);
       ASSERT_NE(m, nullptr) << name << " of " << header << " is missing: run scripts/version-macros.py";
       EXPECT_EQ(m->header, header) << name;
-      if (auto v = TorchVersion::parse_dotted(name)) EXPECT_EQ(m->since, (TorchVersion{v->major, v->minor, 0})) << name;
+      if (auto v = TorchVersion::parse_dotted(name)) {
+        EXPECT_EQ(m->since, (TorchVersion{v->major, v->minor, 0})) << name;
+      }
       seen.insert(name);
     }
   }

@@ -14,9 +14,9 @@ TEST(TuResultJson, FixItsRoundTripWithTheirFallbackReleaseAndCopies) {
   f.rule = "source-unstable-api";
   f.location = {"a.cpp", 3, 5, "", "at::TensorBase::data_ptr"};
   f.message = "m";
-  f.fix = findings::FixIt{"a.cpp", 10, 18, "mutable_data_ptr", findings::FixSafety::Safe, "rename"};
+  f.fix = findings::FixIt{"a.cpp", 10, 18, "mutable_data_ptr", findings::FixSafety::Safe, "rename", {}, {}};
   f.fix->needs = TorchVersion::parse_dotted("2.10");
-  f.fallback_fix = findings::FixIt{"a.cpp", 8, 28, "static_cast<float*>(x.data_ptr())", findings::FixSafety::Safe, "cast"};
+  f.fallback_fix = findings::FixIt{"a.cpp", 8, 28, "static_cast<float*>(x.data_ptr())", findings::FixSafety::Safe, "cast", {}, {}};
   f.fallback_fix->needs = TorchVersion::parse_dotted("2.9");
   f.fallback_fix->kept = {{8, 18, 20}};
   r.findings.push_back(f);

@@ -28,7 +28,7 @@ std::string index_str(const std::vector<int64_t>& sizes, int64_t linear) {
   return shape_text(idx);
 }
 
-bool close(double got, double want, Tolerance tol) {
+bool within_tolerance(double got, double want, Tolerance tol) {
   if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
   if (std::isinf(want)) return got == want;
   return std::fabs(got - want) <= tol.atol + tol.rtol * std::fabs(want);
@@ -103,7 +103,7 @@ void compare_tensor(const std::string& label, const rt::Tensor& got, const YAML:
     double worst_diff = -1;
     for (int64_t i = 0; i < got->numel(); ++i) {
       double g = rt::read_double(*got, i), w = rt::read_double(*want, i);
-      if (close(g, w, tol)) continue;
+      if (within_tolerance(g, w, tol)) continue;
       ++bad;
       double diff = std::isnan(g - w) ? INFINITY : std::fabs(g - w);
       if (diff > worst_diff) worst_diff = diff, worst = i;
@@ -162,7 +162,7 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
         double g = got.kind == Value::Kind::Int ? static_cast<double>(got.i) : got.kind == Value::Kind::Bool ? got.b : got.d;
         double w = want.kind == Value::Kind::Int ? static_cast<double>(want.i) : want.kind == Value::Kind::Bool ? want.b : want.d;
         Tolerance tol = got.kind == Value::Kind::Double ? default_tolerance(rt::dtype::kFloat64) : Tolerance{};
-        if (!close(g, w, tol)) out.push_back({label + " is " + num(g) + ", expected " + num(w), {}});
+        if (!within_tolerance(g, w, tol)) out.push_back({label + " is " + num(g) + ", expected " + num(w), {}});
         break;
       }
       case Value::Kind::String:
@@ -199,7 +199,7 @@ std::vector<Mismatch> compare_outputs(const std::vector<Value>& actual, const YA
         for (size_t k = 0; k < got.list.size(); ++k) {
           const Value &g = got.list[k], &w = want.list[k];
           bool same = g.kind == w.kind && (g.kind == Value::Kind::Int    ? g.i == w.i
-                                           : g.kind == Value::Kind::Double ? close(g.d, w.d, default_tolerance(rt::dtype::kFloat64))
+                                           : g.kind == Value::Kind::Double ? within_tolerance(g.d, w.d, default_tolerance(rt::dtype::kFloat64))
                                            : g.kind == Value::Kind::Bool   ? g.b == w.b
                                                                            : true);
           if (!same) {

@@ -1,15 +1,9 @@
 #include "analyzers/runtime/driver/kernel_exceptions.h"
+#include "common/text.h"
 
 namespace torchabi::runtime_driver {
-namespace {
 
-std::string one_line(std::string s) {
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  return s;
-}
-
-}  // namespace
+using text::one_line;
 
 Thrown describe_thrown(const runtime::CallOutcome& o, const ExceptionContext& ex) {
   const std::string type = o.thrown.name.empty() ? "an exception" : o.thrown.name;

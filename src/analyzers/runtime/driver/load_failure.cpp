@@ -9,6 +9,7 @@
 #include "analyzers/runtime/driver/extension_imports.h"
 #include "analyzers/runtime/driver/standins.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/load_diagnosis.h"
 
 namespace torchabi::runtime_driver {
@@ -17,11 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
+using text::join;
 
 std::string demangle(const std::string& sym) {
   int status = 0;
@@ -74,8 +71,8 @@ std::vector<ProtoFinding> explain_load_failure(const std::string& extension, con
     const bool c_runtime = s.file.starts_with("libc.so") || s.file.starts_with("libstdc++.so") ||
                            s.file.starts_with("libgcc_s.so") || s.file.starts_with("libm.so");
     f.message = whose(s.needed_by, extension) + " needs a newer " + (c_runtime ? "C/C++ runtime" : s.file) + " than " +
-                machine + "'s: " + joined(s.missing) + " of " + s.file + "; " + machine + "'s " + s.machine_copy +
-                (s.newest.empty() ? " defines none of that family" : " goes up to " + joined(s.newest));
+                machine + "'s: " + join(s.missing) + " of " + s.file + "; " + machine + "'s " + s.machine_copy +
+                (s.newest.empty() ? " defines none of that family" : " goes up to " + join(s.newest));
     f.notes.push_back(loader);
     f.help = "run it where the C/C++ runtime is at least that new (`torchabi run --root DIR` with a root filesystem "
              "of the distribution it was built on, such as a chroot), or build it with an older toolchain (the "

@@ -31,6 +31,7 @@
 #include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "findings/rule_registry.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
@@ -99,11 +100,7 @@ std::string tail_of(int memfd, size_t max_lines) {
   return out;
 }
 
-std::string one_line(std::string s) {
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  return s;
-}
+using text::one_line;
 
 class Supervisor {
 public:

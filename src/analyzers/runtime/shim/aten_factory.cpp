@@ -65,6 +65,20 @@ Options inherit(const Tensor& self, const Options& o) {
 
 }  // namespace
 
+Options like(const TensorImpl& t, int32_t dt) {
+  Options o;
+  o.dtype = dt;
+  o.device_type = t.device_type;
+  o.device_index = t.device_index;
+  return o;
+}
+
+std::string shape_str(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
 Tensor empty(const std::vector<int64_t>& size, const Options& o) {
   for (auto s : size)
     if (s < 0) throw std::invalid_argument("Trying to create tensor with negative dimension " + std::to_string(s));

@@ -8,20 +8,6 @@
 namespace torchabi::runtime::aten {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
-Options like(const TensorImpl& t, int32_t dt) {
-  Options o;
-  o.dtype = dt;
-  o.device_type = t.device_type;
-  o.device_index = t.device_index;
-  return o;
-}
-
 // Copies element `src_i` of `src` to element `dst_i` of `dst` (same dtype).
 void copy_element(const TensorImpl& dst, int64_t dst_i, const TensorImpl& src, int64_t src_i) {
   std::copy_n(src.element(src_i), src.element_size(), dst.element(dst_i));

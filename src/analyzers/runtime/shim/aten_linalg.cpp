@@ -9,12 +9,6 @@
 namespace torchabi::runtime::aten {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 void check_operands(const Tensor& a, const Tensor& b, const char* kernel) {
   for (const auto* t : {a.get(), b.get()}) {
     if (t->device_type != device::kCPU && t->device_type != device::kMeta)

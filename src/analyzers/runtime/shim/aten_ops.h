@@ -59,6 +59,11 @@ struct Options {
   std::optional<int32_t> memory_format;
 };
 
+// Options for a result of dtype `dt` on `t`'s device (aten_factory.cpp).
+Options like(const TensorImpl& t, int32_t dt);
+// "[2, 3]", as ATen prints shapes in its messages (aten_factory.cpp).
+std::string shape_str(const std::vector<int64_t>& s);
+
 // ---- factories, copies, conversions (aten_factory.cpp) ----
 Tensor empty(const std::vector<int64_t>& size, const Options& o);
 Tensor empty_strided(const std::vector<int64_t>& size, const std::vector<int64_t>& stride, const Options& o);

@@ -10,14 +10,6 @@
 namespace torchabi::runtime::aten {
 namespace {
 
-Options like(const TensorImpl& t, int32_t dt) {
-  Options o;
-  o.dtype = dt;
-  o.device_type = t.device_type;
-  o.device_index = t.device_index;
-  return o;
-}
-
 // Which dims collapse (no dims: all of them), and the output shapes.
 struct Reduction {
   std::vector<bool> reduce;

@@ -8,12 +8,6 @@
 namespace torchabi::runtime::aten {
 namespace {
 
-std::string shape_str(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 // Resolves one -1 in `size` against `numel`, as ATen's infer_size does.
 std::vector<int64_t> infer_size(std::vector<int64_t> size, int64_t numel) {
   int64_t known = 1;

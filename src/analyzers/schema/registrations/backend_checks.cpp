@@ -11,10 +11,6 @@ namespace torchabi::schema {
 
 namespace {
 
-bool is_device_backend(const LibraryBlock& b) {
-  return b.ns == "aten" && b.kind == BlockKind::Impl && b.dispatch_key.find("PrivateUse") != std::string::npos;
-}
-
 void unknown_op(RegistrationContext& ctx, const ImplEntry& i, const std::string& name) {
   findings::Finding f;
   f.rule = "backend-unknown-op";
@@ -37,7 +33,7 @@ void unknown_op(RegistrationContext& ctx, const ImplEntry& i, const std::string&
 void check_backends(RegistrationContext& ctx) {
   std::map<std::string, std::set<std::string>> registered;  // key -> op names
   for (const ImplEntry& i : ctx.index.impls()) {
-    if (!is_device_backend(*i.block)) continue;
+    if (!i.block->is_device_backend()) continue;
     std::string name = i.qualified.substr(6);  // drop "aten::"
     if (!ctx.env.aten.find(name)) {
       unknown_op(ctx, i, name);

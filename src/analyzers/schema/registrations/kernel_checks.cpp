@@ -22,10 +22,6 @@ namespace {
 
 enum class Api { Stable, Legacy };
 
-bool is_device_backend(const LibraryBlock& b) {
-  return b.ns == "aten" && b.kind == BlockKind::Impl && b.dispatch_key.find("PrivateUse") != std::string::npos;
-}
-
 std::string ordinal_arg(const FunctionSchema& s, size_t i) {
   return "argument " + std::to_string(i) + " ('" + s.arguments[i].name + "', " + to_string(s.arguments[i].type) + ")";
 }
@@ -277,7 +273,7 @@ void impl_kernel(RegistrationContext& ctx, const ImplEntry& impl) {
   const FunctionSchema* s = schema_of(ctx, impl, storage);
   if (!s) return;
   const KernelRef& k = impl.impl->kernel;
-  bool backend = is_device_backend(*impl.block);
+  bool backend = impl.block->is_device_backend();
   switch (k.form) {
     case KernelRef::Form::Boxed:
       if (const BoxedKernelBody* body = ctx.index.boxed_body(k.function)) boxed_body(ctx, impl, *s, *body);

@@ -10,7 +10,7 @@ using source::children;
 using source::spelling;
 
 // Implicit conversions and parentheses around the expression that names the parameter.
-CXCursor unwrap(CXCursor c) {
+CXCursor unwrap_implicit(CXCursor c) {
   while (c.kind == CXCursor_UnexposedExpr || c.kind == CXCursor_ParenExpr) {
     auto kids = children(c);
     if (kids.size() != 1) break;
@@ -21,7 +21,7 @@ CXCursor unwrap(CXCursor c) {
 
 // Index of the parameter `e` names, or -1.
 int parameter_named(CXCursor e, const std::vector<CXCursor>& params) {
-  e = unwrap(e);
+  e = unwrap_implicit(e);
   if (e.kind != CXCursor_DeclRefExpr) return -1;
   CXCursor ref = clang_getCursorReferenced(e);
   for (size_t i = 0; i < params.size(); ++i)
@@ -51,8 +51,8 @@ private:
     const std::string name = spelling(c);
     auto kids = children(c);
     // recv.method(...): the callee is a member reference whose base is the parameter.
-    if (!kids.empty() && unwrap(kids.front()).kind == CXCursor_MemberRefExpr) {
-      auto base = children(unwrap(kids.front()));
+    if (!kids.empty() && unwrap_implicit(kids.front()).kind == CXCursor_MemberRefExpr) {
+      auto base = children(unwrap_implicit(kids.front()));
       if (!base.empty() && writes_in_place(name))
         if (int p = parameter_named(base.front(), params_); p >= 0) record(p, spelling(params_[p]) + "." + name + "()", c);
       return;

@@ -31,6 +31,11 @@ struct LibraryBlock {
   // run time, the library handed to a function whose body is not here):
   // what it registers is not all known.
   bool opaque = false;
+
+  // An aten impl block for an out-of-tree device (PrivateUse1): a backend.
+  bool is_device_backend() const {
+    return ns == "aten" && kind == BlockKind::Impl && dispatch_key.find("PrivateUse") != std::string::npos;
+  }
 };
 
 // A string literal's value and where each of its bytes was written, so that

@@ -29,8 +29,6 @@ std::string_view line_text(std::string_view text, uint32_t line) {
   return l;
 }
 
-std::string where(const IncludeDirective& d) { return display_path(d.includer) + ":" + std::to_string(d.range.line); }
-
 class HeaderErrorCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
@@ -67,7 +65,7 @@ private:
     f.message = "<" + header + "> stops this build with #error: \"" + unquote(d.message) + "\"";
     if (!chain.empty()) {
       std::string s;
-      for (const auto* c : chain) s += (s.empty() ? "" : " -> ") + where(*c) + " <" + c->spelled + ">";
+      for (const auto* c : chain) s += (s.empty() ? "" : " -> ") + include_site(*c) + " <" + c->spelled + ">";
       f.notes.push_back("include chain: " + s);
     }
     f.notes.push_back("at " + header + ":" + std::to_string(d.line) + std::string(kClangQuote) + d.message);

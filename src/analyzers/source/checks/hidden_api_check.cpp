@@ -11,25 +11,27 @@
 // first and quotes clang's message); those are left alone here.
 #include <set>
 
-#include "analyzers/source/checks/checks.h"
 #include "analyzers/source/ast_regions.h"
+#include "analyzers/source/checks/checks.h"
 #include "analyzers/source/compile_errors.h"
 #include "analyzers/source/inactive_branches.h"
+#include "analyzers/source/pp_condition.h"
 #include "analyzers/source/rules_import.h"
 #include "analyzers/source/token_scan.h"
+#include "common/text.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::source::checks {
 
 namespace {
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using text::is_identifier_char;
 
 // Where `name` is declared (a whole identifier followed by '(' , '=', ';' or
 // '{', or after struct/class/using/enum) in [begin, end) of `text`; npos if not.
 size_t declaration_of(std::string_view text, size_t begin, size_t end, std::string_view name) {
   for (size_t p = text.find(name, begin); p != std::string_view::npos && p < end; p = text.find(name, p + 1)) {
-    if ((p > 0 && is_ident(text[p - 1])) || (p + name.size() < text.size() && is_ident(text[p + name.size()])))
+    if ((p > 0 && is_identifier_char(text[p - 1])) || (p + name.size() < text.size() && is_identifier_char(text[p + name.size()])))
       continue;
     size_t q = p + name.size();
     while (q < end && std::isspace(static_cast<unsigned char>(text[q]))) ++q;
@@ -37,7 +39,7 @@ size_t declaration_of(std::string_view text, size_t begin, size_t end, std::stri
     size_t w = p;
     while (w > begin && std::isspace(static_cast<unsigned char>(text[w - 1]))) --w;
     size_t ws = w;
-    while (ws > begin && is_ident(text[ws - 1])) --ws;
+    while (ws > begin && is_identifier_char(text[ws - 1])) --ws;
     const std::string_view word = text.substr(ws, w - ws);
     if (word == "struct" || word == "class" || word == "using" || word == "enum" || word == "namespace") return p;
   }
@@ -45,20 +47,6 @@ size_t declaration_of(std::string_view text, size_t begin, size_t end, std::stri
 }
 
 // The macro a `#ifdef X` / `#if defined(X)` branch needs, or "".
-std::string enabling_macro(const std::string& directive) {
-  for (const char* prefix : {"#ifdef ", "#if defined(", "#if defined ", "#elif defined(", "#elif defined "}) {
-    const std::string p = prefix;
-    if (!directive.starts_with(p)) continue;
-    size_t e = p.size();
-    while (e < directive.size() && is_ident(directive[e])) ++e;
-    std::string rest = directive.substr(e);
-    if (!rest.empty() && rest[0] == ')') rest.erase(0, 1);
-    if (rest.find_first_not_of(' ') != std::string::npos) return {};
-    return directive.substr(p.size(), e - p.size());
-  }
-  return {};
-}
-
 struct HiddenDeclaration {
   std::string header;  // include-relative torch name
   uint32_t line = 0;

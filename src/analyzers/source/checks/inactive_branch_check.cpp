@@ -14,6 +14,7 @@
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/inactive_branches.h"
+#include "analyzers/source/pp_condition.h"
 #include "analyzers/source/token_scan_context.h"
 #include "analyzers/source/token_use_findings.h"
 
@@ -21,29 +22,10 @@ namespace torchabi::source::checks {
 
 namespace {
 
-const char* kRule = "source-inactive-branch";
+const char* kInactiveBranchRule = "source-inactive-branch";
 
 // `#ifdef X` / `#if defined(X)` / `#elif defined X`: the macro a user would
 // define to compile the branch; empty when it is not that simple.
-std::string enabling_macro(const std::string& directive) {
-  auto ident_at = [&](size_t p) {
-    size_t e = p;
-    while (e < directive.size() && (std::isalnum(static_cast<unsigned char>(directive[e])) || directive[e] == '_')) ++e;
-    return directive.substr(p, e - p);
-  };
-  if (directive.starts_with("#ifdef ")) return ident_at(7);
-  if (directive.starts_with("#elifdef ")) return ident_at(9);
-  for (const char* p : {"#if defined(", "#elif defined(", "#if defined ", "#elif defined "}) {
-    const std::string prefix = p;
-    if (!directive.starts_with(prefix)) continue;
-    std::string name = ident_at(prefix.size());
-    size_t after = prefix.size() + name.size();
-    if (prefix.back() == '(') ++after;
-    return after >= directive.size() || directive.find_first_not_of(' ', after) == std::string::npos ? name : "";
-  }
-  return {};
-}
-
 class InactiveBranchCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
@@ -62,7 +44,7 @@ public:
         if (compiled_elsewhere(tu, file, b)) continue;
         for (const auto& use : scan_token_uses(text, b.body_begin, b.body_end, rules)) {
           const auto [line, column] = lines.at(use.begin);
-          findings::Finding f = token_use_finding(ctx.env, use, kRule, file, line, column);
+          findings::Finding f = token_use_finding(ctx.env, use, kInactiveBranchRule, file, line, column);
           f.message = "in " + b.describe() + ", which this configuration does not compile: " + f.message;
           f.notes.push_back("found in the tokens of the inactive branch: lint parsed the configuration in which " +
                             b.directive + " (line " + std::to_string(b.line) + ") is not taken");

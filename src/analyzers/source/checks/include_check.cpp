@@ -14,8 +14,6 @@ namespace {
 
 std::string angled(const IncludeDirective& d) { return d.angled ? "<" + d.spelled + ">" : "\"" + d.spelled + "\""; }
 
-std::string where(const IncludeDirective& d) { return display_path(d.includer) + ":" + std::to_string(d.range.line); }
-
 class IncludeCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
@@ -100,7 +98,7 @@ private:
     if (!chain.empty()) {
       // Innermost first, as compilers print "In file included from".
       std::string s;
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) s += (s.empty() ? "" : ", from ") + where(**it);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) s += (s.empty() ? "" : ", from ") + include_site(**it);
       f.notes.push_back("in a header included from " + s);
     }
     ctx.report(std::move(f));
@@ -113,8 +111,8 @@ private:
     f.location = location_of(d.range);
     f.location.symbol = last.header_name;
     f.message = "includes " + angled(d) + ", which includes unstable PyTorch header " + angled(last);
-    std::string s = where(d) + " " + angled(d);
-    for (const auto* c : chain) s += " -> " + where(*c) + " " + angled(*c);
+    std::string s = include_site(d) + " " + angled(d);
+    for (const auto* c : chain) s += " -> " + include_site(*c) + " " + angled(*c);
     f.notes.push_back("include chain: " + s);
     add_help(ctx, last, f, false);
     f.help = "Stop including " + angled(d) + " from code that must stay on the stable ABI, or use a version of it that "

@@ -19,7 +19,7 @@ namespace torchabi::source::checks {
 
 namespace {
 
-const char* kRule = "source-unstable-macro";
+const char* kUnstableMacroRule = "source-unstable-macro";
 
 bool uses_torch_types(CheckContext& ctx) {
   for (const auto& [ref, cls] : ctx.classified_references())
@@ -155,7 +155,7 @@ public:
               ref->range.begin != u.range.begin)
             continue;
           findings::Finding f;
-          f.rule = kRule;
+          f.rule = kUnstableMacroRule;
           f.location = location_of(u.range);
           f.location.symbol = u.name;
           f.message = "uses unstable PyTorch macro " + u.name + ", which expands to " + ref->qualified;
@@ -209,7 +209,7 @@ private:
         in_definitions.emplace(range.file, range.begin);
         if (expanded.count(&d) || id == "PYBIND11_MODULE" || macros.is_project_macro(id)) continue;
         findings::Finding f;
-        f.rule = kRule;
+        f.rule = kUnstableMacroRule;
         f.severity = findings::Severity::Note;
         f.location = location_of(range);
         f.location.symbol = id;
@@ -232,7 +232,7 @@ private:
   static void report_through_project_macro(CheckContext& ctx, const MacroUse& u, const ProjectMacros::Reached& use) {
     const MacroDefinition& inner = *use.chain.back();
     findings::Finding f;
-    f.rule = kRule;
+    f.rule = kUnstableMacroRule;
     f.location = location_of(u.range);
     f.location.symbol = use.torch_macro;
     std::string chain;
@@ -253,7 +253,7 @@ private:
                      const ReplacementMatch* m, const std::string& defined_in, bool pybind_with_torch,
                      bool token_level = false) {
     findings::Finding f;
-    f.rule = kRule;
+    f.rule = kUnstableMacroRule;
     f.location = location_of(range);
     f.location.symbol = name;
     f.message = pybind_with_torch ? "PYBIND11_MODULE binds torch types through libtorch_python's pybind11 casters, "

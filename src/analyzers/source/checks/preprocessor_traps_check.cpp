@@ -11,19 +11,20 @@
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/directives.h"
+#include "common/text.h"
 
 namespace torchabi::source::checks {
 
 namespace {
 
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using text::is_identifier_char;
 
 // Positions of NAME in `cond` as a whole identifier, each with whether it is
 // the operand of `defined`.
 std::vector<std::pair<size_t, bool>> occurrences(const std::string& cond, const std::string& name) {
   std::vector<std::pair<size_t, bool>> out;
   for (size_t p = cond.find(name); p != std::string::npos; p = cond.find(name, p + 1)) {
-    if ((p > 0 && is_ident(cond[p - 1])) || (p + name.size() < cond.size() && is_ident(cond[p + name.size()]))) continue;
+    if ((p > 0 && is_identifier_char(cond[p - 1])) || (p + name.size() < cond.size() && is_identifier_char(cond[p + name.size()]))) continue;
     size_t b = p;
     while (b > 0 && (cond[b - 1] == ' ' || cond[b - 1] == '(' || cond[b - 1] == '\t')) --b;
     bool in_defined = b >= 7 && cond.compare(b - 7, 7, "defined") == 0;

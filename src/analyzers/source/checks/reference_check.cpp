@@ -19,7 +19,7 @@ namespace torchabi::source::checks {
 
 namespace {
 
-const char* kRule = "source-unstable-api";
+const char* kUnstableApiRule = "source-unstable-api";
 
 std::string declared_in(const Reference& r) {
   if (!r.decl_header.empty()) return r.decl_header;
@@ -150,7 +150,7 @@ private:
 
   static findings::Finding finding_for(CheckContext& ctx, const Reference& r) {
     findings::Finding f;
-    f.rule = kRule;
+    f.rule = kUnstableApiRule;
     f.location = location_of(r.via == Via::Spelled ? r.qualified_range : r.range);
     f.location.symbol = r.qualified;
     std::string what = std::string(to_string(r.kind)) + " " + r.qualified;
@@ -214,7 +214,7 @@ private:
         if (!using_ns && inputs::HeaderOnlyIndex::current().defines_name(name)) continue;
         if (ctx.covered_by_reference(file, toks[start].range.begin)) continue;
         findings::Finding f;
-        f.rule = kRule;
+        f.rule = kUnstableApiRule;
         Range r = toks[start].range;
         r.end = toks[j - 1].range.end;
         f.location = location_of(r);

@@ -32,16 +32,16 @@ bool in_extern_c(CXCursor decl) {
   return false;
 }
 
-struct Use {
+struct CalledFunction {
   CXCursor decl;
   Range at;
   size_t count = 0;
 };
 
-class Collector final : public CursorVisitor {
+class CallCollector final : public CursorVisitor {
 public:
-  explicit Collector(const ParsedTu& tu) : tu_(tu) {}
-  std::map<std::string, Use> uses;  // by USR, first use kept
+  explicit CallCollector(const ParsedTu& tu) : tu_(tu) {}
+  std::map<std::string, CalledFunction> uses;  // by USR, first use kept
 
   bool visit(CXCursor c, CXCursor) override {
     // sizeof/alignof operands are not evaluated: nothing there is odr-used.
@@ -55,7 +55,7 @@ public:
     if (ctor_call && decl.kind != CXCursor_Constructor) return true;
     if (!tu_.is_project_location(clang_getCursorLocation(c))) return true;
     const std::string usr = take(clang_getCursorUSR(decl));
-    auto [it, fresh] = uses.try_emplace(usr, Use{decl, {}, 0});
+    auto [it, fresh] = uses.try_emplace(usr, CalledFunction{decl, {}, 0});
     if (fresh) it->second.at = tu_.range_at(clang_getCursorLocation(c), static_cast<uint32_t>(spelling(decl).size()));
     ++it->second.count;
     return true;
@@ -68,13 +68,13 @@ private:
 class UndefinedStableFunctionCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
-    Collector col(ctx.tu);
+    CallCollector col(ctx.tu);
     ctx.tu.visit_project_cursors(col);
     for (const auto& [usr, use] : col.uses) check(ctx, use);
   }
 
 private:
-  void check(CheckContext& ctx, const Use& use) {
+  void check(CheckContext& ctx, const CalledFunction& use) {
     CXCursor decl = use.decl;
     CXFile file = nullptr;
     clang_getExpansionLocation(clang_getCursorLocation(decl), &file, nullptr, nullptr, nullptr);

@@ -19,9 +19,10 @@
 #include <vector>
 
 #include "analyzers/source/checks/checks.h"
-#include "analyzers/source/target_setting.h"
 #include "analyzers/source/directives.h"
 #include "analyzers/source/pp_condition.h"
+#include "analyzers/source/target_setting.h"
+#include "common/text.h"
 
 namespace torchabi::source::checks {
 
@@ -34,22 +35,22 @@ struct Frame {
   Tri taken = false;  // some branch of the chain so far is compiled at the target
 };
 
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+using text::is_identifier_char;
 
 // Identifiers of a condition read as values (not operands of `defined`), in order, once each.
 std::vector<std::string> value_identifiers(const std::string& cond) {
   std::vector<std::string> out;
   bool after_defined = false;
   for (size_t i = 0; i < cond.size();) {
-    if (!is_ident_char(cond[i]) || std::isdigit(static_cast<unsigned char>(cond[i]))) {
+    if (!is_identifier_char(cond[i]) || std::isdigit(static_cast<unsigned char>(cond[i]))) {
       if (std::isdigit(static_cast<unsigned char>(cond[i])))
-        while (i < cond.size() && is_ident_char(cond[i])) ++i;
+        while (i < cond.size() && is_identifier_char(cond[i])) ++i;
       else
         ++i;
       continue;
     }
     size_t b = i;
-    while (i < cond.size() && is_ident_char(cond[i])) ++i;
+    while (i < cond.size() && is_identifier_char(cond[i])) ++i;
     std::string id = cond.substr(b, i - b);
     if (id == "defined") {
       after_defined = true;
@@ -122,7 +123,7 @@ private:
     if (d.keyword == "ifdef" || d.keyword == "ifndef") {
       std::string name;
       for (char c : d.rest)
-        if (is_ident_char(c)) name += c;
+        if (is_identifier_char(c)) name += c;
         else if (!name.empty()) break;
       Tri def = at_target.defined(name);
       if (!def) return std::nullopt;
