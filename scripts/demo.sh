@@ -12,9 +12,30 @@ started=$(date +%s)
 # keeps its own setting.
 tests=OFF
 [ -f "$build/CMakeCache.txt" ] && grep -q '^TORCHABI_BUILD_TESTS:BOOL=ON' "$build/CMakeCache.txt" && tests=ON
+# Only what the tour runs: the tool, its reference runtime, and the two builds
+# of the stable sample (migrate reads the legacy sample's source, unbuilt).
 "$root/scripts/build.sh" --quiet -DTORCHABI_BUILD_TESTS=$tests \
-  --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12 --target fixture_legacy_ext
+  --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12
 cd "$root"
+# The legacy sample's at::/c10:: headers, for migrate: Debian's libtorch-dev
+# when it is installed (the test command installs it), else only its .deb
+# (2 MB), downloaded with the machine's own package lists and unpacked into
+# the build tree: installing it would also install python3-dev, protobuf, BLAS
+# and libtorch itself (about 100 s), none of which reading headers needs.
+legacy_flags=""
+if [ ! -f /usr/include/ATen/ATen.h ]; then
+  headers=$build/legacy-torch-headers
+  if [ ! -f "$headers/usr/include/ATen/ATen.h" ]; then
+    rm -rf "$headers.partial" && mkdir -p "$headers.partial"
+    if (cd "$headers.partial" && apt-get -qq -o APT::Sandbox::User="$(id -un)" download libtorch-dev >/dev/null 2>&1 &&
+        dpkg-deb -x libtorch-dev_*.deb . && rm -f libtorch-dev_*.deb); then
+      rm -rf "$headers" && mv "$headers.partial" "$headers"
+    else
+      echo "torchabi: could not download Debian's libtorch-dev headers; migrate reads the legacy sample without them" >&2
+    fi
+  fi
+  [ -f "$headers/usr/include/ATen/ATen.h" ] && legacy_flags=" -isystem ${headers#"$root"/}/usr/include"
+fi
 torchabi() { "$build/torchabi" "$@"; }
 rel=${build#"$root"/}
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
@@ -34,8 +55,9 @@ step "run: load the extension into torchabi's reference runtime (no PyTorch need
 torchabi run "$rel/fixtures/stable_ext/libstable_ext.so"
 
 step "migrate: plan the port of a classic at::/c10:: extension to the stable ABI (first lines)" \
-  "torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 | head -30"
-torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 | head -30
+  "torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17$legacy_flags | head -30"
+# shellcheck disable=SC2086 # the flags are words
+torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 $legacy_flags | head -30
 set -e
 echo
 echo "torchabi: tour done in $(($(date +%s) - started))s. More: torchabi --help, torchabi explain RULE, docs/."
