@@ -4,6 +4,9 @@
 # Idempotent and quiet when there is nothing to do.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# --list: print the group's packages, one per line, and install nothing.
+list=0
+[ "${1:-}" = --list ] && { list=1; shift; }
 group=${1:-all}
 case "$group" in
   tool) groups='tool' ;;
@@ -14,6 +17,7 @@ mapfile -t wanted < <(awk -v want="^($groups)\$" '
   /^[[:space:]]*(#|$)/ { next }
   /^\[.*\]$/ { g = substr($0, 2, length($0) - 2); next }
   g ~ want { print $1 }' "$here/deps.txt")
+if [ "$list" = 1 ]; then printf '%s\n' "${wanted[@]}"; exit 0; fi
 missing=()
 for p in "${wanted[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -11,10 +11,7 @@ group=${1:-tool}
 shift || true
 drop=()
 for a in "$@"; do drop+=("${a#-}"); done
-mapfile -t pkgs < <(awk -v want="^(${group/all/tool|test})\$" '
-  /^[[:space:]]*(#|$)/ { next }
-  /^\[.*\]$/ { g = substr($0, 2, length($0) - 2); next }
-  g ~ want { print $1 }' "$root/scripts/deps.txt")
+mapfile -t pkgs < <("$root/scripts/install-deps.sh" --list "$group")
 keep=()
 for p in "${pkgs[@]}"; do
   skip=0
