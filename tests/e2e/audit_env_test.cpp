@@ -80,7 +80,9 @@ TEST(AuditEnv, EveryDistributionWithLibrariesGroupedFromItsRecord) {
   EXPECT_EQ((*stable)["verdict"], "STABLE");
   EXPECT_EQ((*stable)["facts"]["files from"], "RECORD");
   EXPECT_NE(by_path(j, e.site + "/stable_ext/_C.cpython-312-x86_64-linux-gnu.so"), nullptr) << "its library follows it";
-  if (have_legacy()) EXPECT_EQ((*by_path(j, "legacy_ext 0.3"))["verdict"], "UNSTABLE");
+  if (have_legacy()) {
+    EXPECT_EQ((*by_path(j, "legacy_ext 0.3"))["verdict"], "UNSTABLE");
+  }
   // NO-TORCH distributions are one entry; torch itself is not audited.
   EXPECT_EQ(by_path(j, "torch 2.14.1"), nullptr);
   if (fs::exists(no_torch_lib())) {

@@ -92,7 +92,9 @@ TEST(CompileDb, MissingAndMalformedAreInputErrorsNamingTheFile) {
 TEST(CompileArgs, GccCommandKeepsIncludesMacrosAndStandardAbsolutely) {
   CompileCommand c{"/p/src/a.cpp", "/p/build",
                    {"/usr/bin/g++", "-I../include", "-isystem", "third", "-DA=1", "-UB", "-std=gnu++17", "-O2",
-                    "-MMD", "-MF", "a.d", "-c", "../src/a.cpp", "-o", "a.o"}};
+                    "-MMD", "-MF", "a.d", "-c", "../src/a.cpp", "-o", "a.o"},
+                   "",
+                   false};
   ClangArgs a = translate_compile_command(c);
   EXPECT_EQ(a.language, "c++");
   EXPECT_TRUE(contains(a.args, "/p/include"));
@@ -115,7 +117,9 @@ TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
                    split_shell_words("/usr/local/cuda/bin/nvcc -I/p/inc -DWITH_CUDA -c k.cu -o k.o "
                                      "--expt-relaxed-constexpr --compiler-options ''\"'\"'-fPIC'\"'\"'' -O3 "
                                      "-gencode arch=compute_80,code=sm_80 -Xcompiler -fopenmp,-Wall -std=c++17 "
-                                     "--cuda-path=/nonexistent")};
+                                     "--cuda-path=/nonexistent"),
+                   "",
+                   false};
   ClangArgs a = translate_compile_command(c);
   EXPECT_EQ(a.language, "cuda");
   EXPECT_TRUE(contains(a.args, "cuda"));
@@ -139,11 +143,11 @@ TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
 TEST(CompileArgs, ResponseFilesAreExpandedAndAMissingOneIsNamed) {
   const std::string dir = temp_dir("rsp");
   std::ofstream(dir + "/flags.rsp") << "-I inc -DFROM_RSP=1\n";
-  ClangArgs a = translate_compile_command({dir + "/a.cpp", dir, {"c++", "@flags.rsp", "-c", "a.cpp"}});
+  ClangArgs a = translate_compile_command({dir + "/a.cpp", dir, {"c++", "@flags.rsp", "-c", "a.cpp"}, "", false});
   EXPECT_TRUE(contains(a.args, "-DFROM_RSP=1"));
   EXPECT_TRUE(contains(a.args, dir + "/inc"));
   try {
-    translate_compile_command({dir + "/a.cpp", dir, {"c++", "@missing.rsp", "-c", "a.cpp"}});
+    translate_compile_command({dir + "/a.cpp", dir, {"c++", "@missing.rsp", "-c", "a.cpp"}, "", false});
     FAIL() << "expected an InputError";
   } catch (const InputError& e) {
     EXPECT_EQ(e.input(), dir + "/missing.rsp");
