@@ -201,6 +201,20 @@ $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
 # 4. torchabi, outside, with real torch's answers as expectations.
 phase "running them in torchabi and comparing"
 status=0
+# Runs one phase's script (its own checks and summary). Exit 3 from it means
+# the phase could not run here: "skipped" with WHY, not a failure; any other
+# non-zero exit fails the whole run. libtorch's UCX/cpuinfo chatter is dropped.
+#   sub_phase WHY SCRIPT ARGS...
+sub_phase() {
+  local why=$1 rc=0
+  shift
+  "$@" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
+  case $rc in
+    0) ;;
+    3) echo "  skipped: $why" ;;
+    *) status=1 ;;
+  esac
+}
 python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manifest "$work/manifest.json" \
   --torch-results "$work/torch_results.json" --work "$work" || status=$?
 # 4b. rules/runtime/schema_types.tsv: how real torch parses each schema type
@@ -257,13 +271,7 @@ python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot
   "$work"/loading/*.so || status=1
 # 6. Project mode's setup.py recorder with real torch's cpp_extension against its stand-in.
 phase "setup.py recorder: real cpp_extension against the stand-in"
-rc=0
-"$root/scripts/against-torch/setup_run.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
-case $rc in
-  0) ;;
-  3) echo "  skipped: the recorder could not run in the chroot" ;;
-  *) status=1 ;;
-esac
+sub_phase "the recorder could not run in the chroot" "$root/scripts/against-torch/setup_run.sh" "$chroot_dir"
 # 7. The install's CUDA as torchabi reads it against torch.version.cuda.
 phase "audit --torch's CUDA against torch.version.cuda"
 if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
@@ -275,30 +283,18 @@ fi
 # 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
 # dist-packages) is one line in `audit`, never audited as extensions.
 phase "audit: PyTorch itself is not an extension"
-rc=0
-"$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir" || rc=$?
-[ $rc = 0 ] || [ $rc = 3 ] || status=1
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir"
 # 9. `run --root`: the reference runtime inside the chroot, on an extension
 # built there with sid's g++ and on Debian's own libtorchaudio.
 phase "run --root in the sid chroot"
-rc=0
-"$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir" || rc=$?
-[ $rc = 0 ] || [ $rc = 3 ] || status=1
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir"
 # 10. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
 # torchvision, torch-scatter/-sparse/-cluster — audit --torch against real
 # loads, every op in the reference runtime (run --root) against real torch.
 phase "third-party builds: Debian's extension packages against real torch"
-rc=0
-"$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
-[ $rc = 0 ] || [ $rc = 3 ] || status=1
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir"
 # 11. What migrate's steps rely on: legacy and stable registrations side by side.
 phase "migrate steps: legacy and stable registrations side by side"
-rc=0
-"$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
-case $rc in
-  0) ;;
-  3) echo "  skipped: the chroot could not be entered" ;;
-  *) status=1 ;;
-esac
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir"
 phase "done (work files in $work)"
 exit $status
