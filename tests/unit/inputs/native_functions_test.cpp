@@ -13,16 +13,17 @@
 #include "inputs/native_functions.h"
 #include "inputs/torch_install_files.h"
 #include "real_torch.h"
+#include "temp_tree.h"
 
 namespace torchabi::inputs {
 namespace {
 
 namespace fs = std::filesystem;
 
+// The files live as long as the test binary and are removed at its exit.
 std::string temp_file(const std::string& name, const std::string& text) {
-  const fs::path p = fs::path(::testing::TempDir()) / (std::to_string(::getpid()) + "_" + name);
-  std::ofstream(p) << text;
-  return p.string();
+  static const test::TempTree tree;
+  return tree.write(name, text);
 }
 
 TEST(NativeFunctions, CompositeOrBackendAsTorchgenDecides) {
