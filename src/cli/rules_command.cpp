@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "findings/rule_registry.h"
 
 namespace torchabi::cli {
@@ -32,7 +33,7 @@ void add_rules_command(CLI::App& app, Dispatch& d) {
                     << std::setw(8) << findings::to_string(doc.fix) << doc.summary << "\n";
         }
       }
-      if (*format == "json") std::cout << j.dump(2) << "\n";
+      if (*format == "json") std::cout << json_io::dump(j, 2) << "\n";
       return 0;
     };
   });

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/regex.h"
+
 namespace torchabi {
 
 std::string TorchVersion::str() const {
@@ -33,6 +35,16 @@ static bool read_int(std::string_view& s, int& out) {
   if (ec != std::errc() || out < 0 || out > 255) return false;
   s.remove_prefix(size_t(p - b));
   return true;
+}
+
+std::optional<TorchVersion> TorchVersion::from_version_header(std::string_view text) {
+  static const Regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
+  static const Regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
+  static const Regex patch(R"(#\s*define\s+TORCH_VERSION_PATCH\s+([0-9]+))");
+  const auto a = major.search(text), b = minor.search(text);
+  if (!a || !b) return std::nullopt;
+  const auto c = patch.search(text);
+  return TorchVersion{std::stoi((*a)[1]), std::stoi((*b)[1]), c ? std::stoi((*c)[1]) : 0};
 }
 
 std::optional<TorchVersion> TorchVersion::parse_dotted(std::string_view s) {

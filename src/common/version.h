@@ -28,6 +28,9 @@ struct TorchVersion {
   static std::optional<TorchVersion> parse_dotted(std::string_view text);
   // "0x020a000000000000" or the decimal integer form of the same value.
   static std::optional<uint64_t> parse_integer(std::string_view text);
+  // The release a torch version.h states with its TORCH_VERSION_MAJOR and
+  // TORCH_VERSION_MINOR defines (TORCH_VERSION_PATCH: 0 when absent).
+  static std::optional<TorchVersion> from_version_header(std::string_view text);
 };
 
 // Result of reading a user-supplied target version (`--target-version`,

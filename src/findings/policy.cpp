@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "findings/rule_registry.h"
 
 namespace torchabi::findings {
@@ -41,7 +42,7 @@ Baseline Baseline::load(const std::string& path) {
   if (!in) throw InputError(path, "baseline file not found");
   Baseline b;
   try {
-    auto j = nlohmann::json::parse(in);
+    auto j = json_io::parse(in);
     if (!j.is_object() || !j.contains("fingerprints") || !j["fingerprints"].is_array())
       throw InputError(path, "not a torchabi baseline (expected {\"fingerprints\": [...]})");
     for (const auto& e : j["fingerprints"]) b.fingerprints.insert(e.get<std::string>());
@@ -57,7 +58,7 @@ std::string Baseline::serialize(const Report& report) {
   nlohmann::json j;
   j["version"] = 1;
   j["fingerprints"] = fps;
-  return j.dump(2) + "\n";
+  return json_io::dump(j, 2) + "\n";
 }
 
 void apply_policy(Report& report, const Config& config, const RuleRegistry& rules, const Baseline* baseline) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/input_error.h"
+#include "common/json_io.h"
 
 namespace torchabi::inputs {
 
@@ -97,7 +98,7 @@ CompileDb load_compile_db(const std::string& path_or_dir) {
   ss << in.rdbuf();
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(ss.str());
+    j = json_io::parse(ss.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path, std::string("malformed compile database: ") + e.what());
   }

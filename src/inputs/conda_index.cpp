@@ -1,4 +1,5 @@
 #include "inputs/conda_index.h"
+#include "common/json_io.h"
 #include "common/text.h"
 
 #include <algorithm>
@@ -61,7 +62,7 @@ CondaDependency parse_conda_dependency(std::string_view spec) {
 CondaIndex parse_conda_index(std::string_view text, const std::string& label) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = json_io::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(label, std::string("info/index.json is not JSON: ") + e.what());
   }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "findings/rule_registry.h"
+#include "common/json_io.h"
 #include "reporters/json_model.h"
 #include "reporters/reporter.h"
 #include "reporters/torch_matrix.h"
@@ -65,7 +66,7 @@ std::string render_json(const findings::Report& r, const findings::RuleRegistry&
   for (const auto& e : r.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});
   j["summary"] = {{"error", counts[2]}, {"warning", counts[1]}, {"note", counts[0]},
                   {"suppressed", r.suppressed}, {"baselined", r.baselined}};
-  return j.dump(2) + "\n";
+  return json_io::dump(j, 2) + "\n";
 }
 
 }  // namespace torchabi::reporters

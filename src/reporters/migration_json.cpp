@@ -4,6 +4,8 @@
 
 #include "reporters/migration_reporter.h"
 
+#include "common/json_io.h"
+
 namespace torchabi::reporters {
 
 using nlohmann::json;
@@ -125,7 +127,7 @@ std::string render_plan_json(const MigrationPlan& p) {
   j["notes"] = p.notes;
   j["errors"] = json::array();
   for (const auto& e : p.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});
-  return j.dump(2) + "\n";
+  return json_io::dump(j, 2) + "\n";
 }
 
 }  // namespace torchabi::reporters

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "findings/rule_registry.h"
+#include "common/json_io.h"
 #include "reporters/reporter.h"
 #include "reporters/torch_matrix.h"
 
@@ -89,7 +90,7 @@ std::string render_sarif(const findings::Report& r, const findings::RuleRegistry
   }
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"},
               {"runs", json::array({run})}};
-  return doc.dump(2) + "\n";
+  return json_io::dump(doc, 2) + "\n";
 }
 
 }  // namespace torchabi::reporters

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <regex>
 
 #include "analyzers/binary/library_scan.h"
+#include "common/regex.h"
 #include "inputs/python/wheel_tags.h"
 
 namespace torchabi::binary {
@@ -34,9 +34,9 @@ std::string lower(std::string_view s) {
 // "python311.dll": the version-specific import library of CPython 3.11 on
 // Windows. An abi3 module links python3.dll instead.
 std::optional<std::string> version_specific_python_dll(const LibraryScan& scan) {
-  static const std::regex dll("python3[0-9]+(_d)?\\.dll");
+  static const Regex dll("python3[0-9]+(_d)?\\.dll");
   for (const auto& n : scan.needed)
-    if (std::regex_match(lower(n), dll)) return n;
+    if (dll.matches(lower(n))) return n;
   return std::nullopt;
 }
 
@@ -90,12 +90,10 @@ PythonAbiClaim claim_from_module_name(std::string_view member) {
     return c;
   }
   // PEP 3149 / the Windows equivalent: ".cpython-311-<platform>.so", ".cp311-win_amd64.pyd"
-  static const std::regex tagged(R"(.*\.(cpython-3|cp3)([0-9]+)[-_a-z0-9]*\.(so|pyd))");
-  std::cmatch m;
-  const std::string b(base);
-  if (std::regex_match(b.c_str(), m, tagged)) {
+  static const Regex tagged(R"(.*\.(cpython-3|cp3)([0-9]+)[-_a-z0-9]*\.(so|pyd))");
+  if (auto m = tagged.match(base)) {
     c.kind = PythonAbiClaim::Kind::VersionSpecific;
-    c.cpython = "3." + m[2].str();
+    c.cpython = "3." + (*m)[2];
   }
   return c;
 }

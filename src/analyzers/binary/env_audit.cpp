@@ -1,7 +1,6 @@
 #include "analyzers/binary/env_audit.h"
 
 #include <filesystem>
-#include <regex>
 
 #include "analyzers/binary/library_file_audit.h"
 #include "analyzers/binary/library_report.h"
@@ -9,6 +8,7 @@
 #include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
+#include "common/regex.h"
 #include "common/text.h"
 
 namespace torchabi::binary {
@@ -86,8 +86,8 @@ void audit_distribution(const inputs::InstalledDistribution& d, const std::vecto
 }  // namespace
 
 bool looks_like_distribution_name(const std::string& arg) {
-  static const std::regex name("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
-  if (!std::regex_match(arg, name)) return false;
+  static const Regex name("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
+  if (!name.matches(arg)) return false;
   for (const char* ext : {".so", ".whl", ".dylib", ".dll", ".pyd"})
     if (arg.ends_with(ext)) return false;
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
+#include "common/json_io.h"
 
 namespace torchabi::migration {
 
@@ -22,7 +23,7 @@ Progress progress_of(const MigrationPlan& plan) {
 Progress parse_progress_json(const std::string& text, const std::string& origin) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = json_io::parse(text);
   } catch (const nlohmann::json::parse_error&) {
     throw InputError(origin, "not JSON: expected a plan written by `torchabi migrate --format json`");
   }

@@ -1,7 +1,8 @@
 #include "analyzers/migration/registration_scan.h"
 
 #include <cctype>
-#include <regex>
+
+#include "common/regex.h"
 
 namespace torchabi::migration {
 
@@ -67,18 +68,17 @@ uint32_t line_at(const std::string& text, size_t offset, size_t& cursor, uint32_
 
 std::vector<CodeBlock> scan_code_blocks(std::string_view text) {
   const std::string code = code_only(text);
-  static const std::regex head(
+  static const Regex head(
       R"(\b(STABLE_)?(TORCH_LIBRARY_IMPL|TORCH_LIBRARY_FRAGMENT|TORCH_LIBRARY|PYBIND11_MODULE)\s*\(\s*(\w+)\s*,\s*(\w+)\s*(?:,\s*(\w+)\s*)?\))");
   std::vector<CodeBlock> out;
   size_t cursor = 0;
   uint32_t line = 1;
-  for (auto it = std::sregex_iterator(code.begin(), code.end(), head); it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
+  for (const RegexMatch& m : head.search_all(code)) {
     const std::string base = m[2];
-    const bool stable = m[1].matched;
+    const bool stable = m.matched(1);
     if (stable && base == "PYBIND11_MODULE") continue;
     // A #define of the macro itself is not a block.
-    const size_t at = size_t(m.position(0));
+    const size_t at = m.position();
     const size_t bol = code.rfind('\n', at);
     const std::string before = code.substr(bol == std::string::npos ? 0 : bol + 1, at - (bol == std::string::npos ? 0 : bol + 1));
     if (before.find('#') != std::string::npos) continue;
@@ -93,7 +93,7 @@ std::vector<CodeBlock> scan_code_blocks(std::string_view text) {
     if (b.kind == CodeBlock::Kind::LibraryImpl) b.dispatch_key = m[4];
     b.begin_line = line_at(code, at, cursor, line);
     // The body: from the first '{' after the head to its matching '}'.
-    size_t pos = at + size_t(m.length(0));
+    size_t pos = at + m[0].size();
     const size_t open = code.find('{', pos);
     size_t end = code.size();
     if (open != std::string::npos) {

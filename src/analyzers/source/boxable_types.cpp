@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 #include "analyzers/source/cpp_type_name.h"
@@ -39,13 +38,9 @@ std::string type_name(CXType t) {
 }
 
 std::optional<TorchVersion> headers_release(const std::string& dir) {
-  static const std::regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
-  static const std::regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
-  const std::string text = text::read_file_or_empty((fs::path(dir) / "torch/headeronly/version.h").string());
-  std::smatch a, b;
-  if (std::regex_search(text, a, major) && std::regex_search(text, b, minor))
-    return TorchVersion{std::stoi(a[1].str()), std::stoi(b[1].str()), 0};
-  return std::nullopt;
+  auto v = TorchVersion::from_version_header(text::read_file_or_empty(fs::path(dir) / "torch/headeronly/version.h"));
+  if (v) v->patch = 0;
+  return v;
 }
 
 class BoxableTypesReader {

@@ -1,23 +1,21 @@
 #include "analyzers/source/compile_errors.h"
 
-#include <regex>
+#include "common/regex.h"
 
 namespace torchabi::source {
 
 std::optional<MissingName> read_missing_name(const std::string& message) {
-  static const std::regex kUndeclared("use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)'");
-  static const std::regex kMember(
+  static const Regex kUndeclared("use of undeclared identifier '([A-Za-z_][A-Za-z0-9_:]*)'");
+  static const Regex kMember(
       "no (?:member|type|template) named '([A-Za-z_][A-Za-z0-9_]*)' in (?:namespace )?'([A-Za-z_][A-Za-z0-9_:]*)'");
-  static const std::regex kType("unknown type name '([A-Za-z_][A-Za-z0-9_]*)'");
-  static const std::regex kTemplate("no template named '([A-Za-z_][A-Za-z0-9_]*)'");
-  static const std::regex kRequires(
+  static const Regex kType("unknown type name '([A-Za-z_][A-Za-z0-9_]*)'");
+  static const Regex kTemplate("no template named '([A-Za-z_][A-Za-z0-9_]*)'");
+  static const Regex kRequires(
       "([A-Za-z_][A-Za-z0-9_:<>]*) requires TORCH_FEATURE_VERSION >= (TORCH_VERSION_[0-9]+_[0-9]+_[0-9]+)");
-  std::smatch m;
-  if (std::regex_search(message, m, kRequires))
-    return MissingName{m[1].str(), "", TorchVersion::parse_dotted(m[2].str())};
-  if (std::regex_search(message, m, kMember)) return MissingName{m[1].str(), m[2].str(), std::nullopt};
-  for (const std::regex* r : {&kUndeclared, &kType, &kTemplate})
-    if (std::regex_search(message, m, *r)) return MissingName{m[1].str(), "", std::nullopt};
+  if (auto m = kRequires.search(message)) return MissingName{(*m)[1], "", TorchVersion::parse_dotted((*m)[2])};
+  if (auto m = kMember.search(message)) return MissingName{(*m)[1], (*m)[2], std::nullopt};
+  for (const Regex* r : {&kUndeclared, &kType, &kTemplate})
+    if (auto m = r->search(message)) return MissingName{(*m)[1], "", std::nullopt};
   return std::nullopt;
 }
 

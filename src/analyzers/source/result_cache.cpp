@@ -12,6 +12,7 @@
 
 #include "analyzers/source/lint_env.h"
 #include "common/atomic_file.h"
+#include "common/json_io.h"
 
 namespace torchabi::source {
 
@@ -110,7 +111,7 @@ std::optional<std::string> ResultCache::load(const std::string& key) const {
     // Whole file first: parsing from a string is much faster than from a stream.
     std::ostringstream text;
     text << in.rdbuf();
-    json j = json::parse(text.str());
+    json j = json_io::parse(text.str());
     if (j.at("key") != key) return std::nullopt;
     for (const auto& e : j.at("inputs")) {
       const std::string path = e.at(0);
@@ -145,7 +146,7 @@ std::optional<std::string> ResultCache::load(const std::string& key) const {
     std::string payload = j.at("payload").get<std::string>();
     if (refreshed) {
       try {
-        write_file_atomically(entry_path(key), j.dump());
+        write_file_atomically(entry_path(key), json_io::dump(j));
       } catch (const std::exception&) {
       }
     }
@@ -173,7 +174,7 @@ void ResultCache::store(const std::string& key, const std::vector<std::string>& 
     j["payload"] = payload;
     std::error_code ec;
     fs::create_directories(dir_, ec);
-    write_file_atomically(entry_path(key), j.dump());
+    write_file_atomically(entry_path(key), json_io::dump(j));
   } catch (const std::exception&) {
   }
 }

@@ -1,4 +1,5 @@
 #include "analyzers/source/rules_import.h"
+#include "common/json_io.h"
 #include "common/text.h"
 
 #include <clang-c/Index.h>
@@ -11,7 +12,6 @@
 #include <set>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -283,14 +283,11 @@ size_t parse_into(Importer& imp, CXIndex index, const std::string& include_dir, 
 }  // namespace
 
 std::optional<TorchVersion> installed_torch_version(const std::string& dir) {
-  static const std::regex major(R"(#\s*define\s+TORCH_VERSION_MAJOR\s+([0-9]+))");
-  static const std::regex minor(R"(#\s*define\s+TORCH_VERSION_MINOR\s+([0-9]+))");
-  for (const char* rel : {"torch/headeronly/version.h", "torch/version.h", "torch/csrc/api/include/torch/version.h"}) {
-    std::string text = text::read_file_or_empty(fs::path(dir) / rel);
-    std::smatch a, b;
-    if (std::regex_search(text, a, major) && std::regex_search(text, b, minor))
-      return TorchVersion{std::stoi(a[1].str()), std::stoi(b[1].str()), 0};
-  }
+  for (const char* rel : {"torch/headeronly/version.h", "torch/version.h", "torch/csrc/api/include/torch/version.h"})
+    if (auto v = TorchVersion::from_version_header(text::read_file_or_empty(fs::path(dir) / rel))) {
+      v->patch = 0;
+      return v;
+    }
   return std::nullopt;
 }
 
@@ -368,13 +365,13 @@ std::string imported_to_json(const ImportedApis& a) {
   j["targets_parsed"] = json::array();
   for (const auto& t : a.targets_parsed) j["targets_parsed"].push_back(t.str());
   j["format"] = kImportFormat;
-  return j.dump();
+  return json_io::dump(j);
 }
 
 ImportedApis imported_from_json(const std::string& text) {
   using nlohmann::json;
   try {
-    json j = json::parse(text);
+    json j = json_io::parse(text);
     auto api_from = [](const json& x) {
       StableApi a;
       a.name = x.at(0);

@@ -1,4 +1,5 @@
 #include "analyzers/source/shared_preamble.h"
+#include "common/json_io.h"
 #include "common/text.h"
 
 #include <clang-c/Index.h>
@@ -267,11 +268,11 @@ std::string serialize_preamble_build(const PreambleBuild& b) {
                      {"pch_size", size},
                      {"pch_mtime", mtime}};
   }
-  return j.dump();
+  return json_io::dump(j);
 }
 
 PreambleBuild deserialize_preamble_build(const std::string& text) {
-  json j = json::parse(text);
+  json j = json_io::parse(text);
   PreambleBuild b;
   b.why = j.at("why").get<std::string>();
   b.files_read = j.at("read").get<std::vector<std::string>>();

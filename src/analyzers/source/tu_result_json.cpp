@@ -1,5 +1,7 @@
 #include "analyzers/source/tu_result_json.h"
 
+#include "common/json_io.h"
+
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -72,12 +74,12 @@ std::string serialize_tu_result(const TuResult& r) {
   j["files_missing"] = r.files_missing;
   j["failure"] = r.failure;
   j["crashed"] = r.crashed;
-  return j.dump();
+  return json_io::dump(j);
 }
 
 TuResult deserialize_tu_result(const std::string& text) {
   try {
-    json j = json::parse(text);
+    json j = json_io::parse(text);
     TuResult r;
     const json& s = j.at("subject");
     r.subject.kind = s.at("kind");

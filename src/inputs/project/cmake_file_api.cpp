@@ -3,12 +3,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "common/input_error.h"
 #include "common/text.h"
+#include "common/version.h"
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
 #include "inputs/project/project_copy.h"
@@ -45,19 +45,10 @@ using text::join;
 
 // Torch_VERSION of the stand-in: the headers' own version.h, else "" (unknown).
 std::string torch_version(const std::vector<std::string>& include_dirs) {
-  static const std::regex kPart("#define TORCH_VERSION_(MAJOR|MINOR|PATCH) (\\d+)");
-  for (const auto& d : include_dirs) {
-    for (const char* rel : {"torch/headeronly/version.h", "torch/csrc/api/include/torch/version.h", "torch/version.h"}) {
-      std::ifstream in(fs::path(d) / rel);
-      if (!in) continue;
-      std::stringstream ss;
-      ss << in.rdbuf();
-      const std::string text = ss.str();
-      std::map<std::string, std::string> parts;
-      for (std::sregex_iterator it(text.begin(), text.end(), kPart), end; it != end; ++it) parts[(*it)[1]] = (*it)[2];
-      if (parts.size() == 3) return parts["MAJOR"] + "." + parts["MINOR"] + "." + parts["PATCH"];
-    }
-  }
+  for (const auto& d : include_dirs)
+    for (const char* rel : {"torch/headeronly/version.h", "torch/csrc/api/include/torch/version.h", "torch/version.h"})
+      if (auto v = TorchVersion::from_version_header(text::read_file_or_empty(fs::path(d) / rel)))
+        return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
   return "";
 }
 

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "common/input_error.h"
+#include "common/regex.h"
 #include "inputs/project/glob_files.h"
 
 namespace torchabi::inputs {
@@ -378,8 +378,8 @@ private:
           if (op == "STRGREATER") return l > r;
           if (op == "MATCHES") {
             try {
-              return std::regex_search(l, std::regex(b.text));
-            } catch (const std::regex_error&) {
+              return Regex(b.text).contains(l);
+            } catch (const RegexError&) {
               note(line, "if(... MATCHES " + b.text + ") could not be evaluated");
               return false;
             }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "common/text.h"
 
 namespace torchabi::inputs {
@@ -51,7 +52,7 @@ json read_json(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw InputError(file.string(), "the CMake File API reply is missing");
   try {
-    return json::parse(in);
+    return json_io::parse(in);
   } catch (const json::exception& e) {
     throw InputError(file.string(), std::string("the CMake File API reply is not JSON: ") + e.what());
   }

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <regex>
 
 #include "common/input_error.h"
+#include "common/regex.h"
 #include "inputs/project/glob_files.h"
 
 namespace torchabi::inputs::py {
@@ -696,18 +696,19 @@ private:
   static std::optional<std::string> format(const Value& v, const std::string& spec) {
     if (v.kind == Value::Kind::Str && spec.empty()) return v.s;
     if (v.kind != Value::Kind::Int) return std::nullopt;
-    static const std::regex kSpec("(#?)(0?)(\\d*)([xXd]?)");
-    std::smatch m;
-    if (!std::regex_match(spec, m, kSpec)) return std::nullopt;
-    const std::string type = m[4].str().empty() ? "d" : m[4].str();
+    static const Regex kSpec("(#?)(0?)(\\d*)([xXd]?)");
+    const auto found = kSpec.match(spec);
+    if (!found) return std::nullopt;
+    const RegexMatch& m = *found;
+    const std::string type = m[4].empty() ? "d" : m[4];
     std::string digits;
     unsigned long long u = static_cast<unsigned long long>(v.i < 0 ? -v.i : v.i);
     char buf[32];
     std::snprintf(buf, sizeof buf, type == "x" ? "%llx" : type == "X" ? "%llX" : "%llu", u);
     digits = buf;
-    std::string prefix = (v.i < 0 ? "-" : "") + std::string(m[1].matched && !m[1].str().empty() && type != "d" ? (type == "X" ? "0X" : "0x") : "");
-    const size_t width = m[3].str().empty() ? 0 : std::stoul(m[3].str());
-    const bool zero = !m[2].str().empty();
+    std::string prefix = (v.i < 0 ? "-" : "") + std::string(!m[1].empty() && type != "d" ? (type == "X" ? "0X" : "0x") : "");
+    const size_t width = m[3].empty() ? 0 : std::stoul(m[3]);
+    const bool zero = !m[2].empty();
     std::string body = digits;
     if (width > prefix.size() + body.size()) {
       const size_t pad = width - prefix.size() - body.size();

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "common/text.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
@@ -75,7 +76,7 @@ std::string last_line(const std::string& text) {
 
 Recording parse_recording(const std::string& text, const std::string& copy_root, const std::string& project_dir,
                           const std::string& setup_py) {
-  const json j = json::parse(text);
+  const json j = json_io::parse(text);
   auto path = [&](const json& v) { return v.is_string() ? replace_all(v.get<std::string>(), copy_root, project_dir) : std::string(); };
   auto paths = [&](const json& v) {
     std::vector<std::string> out;

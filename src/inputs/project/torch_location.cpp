@@ -1,11 +1,11 @@
 #include "inputs/project/torch_location.h"
 
+#include "common/regex.h"
 #include "inputs/python/run_python.h"
 
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 
 namespace torchabi::inputs {
@@ -31,14 +31,13 @@ void read_cpp_extension_defaults(const std::string& path, TorchLocation& into) {
   const std::string text = ss.str();
   // The standard the build functions pass most often (docstrings mention others).
   std::map<std::string, int> stds;
-  static const std::regex kStd("-std=c\\+\\+\\d+");
-  for (std::sregex_iterator it(text.begin(), text.end(), kStd), end; it != end; ++it) ++stds[it->str()];
+  static const Regex kStd("-std=c\\+\\+\\d+");
+  for (const RegexMatch& m : kStd.search_all(text)) ++stds[m[0]];
   int best = 0;
   for (const auto& [flag, n] : stds)
     if (n > best) best = n, into.std_flag = flag;
-  static const std::regex kLimited("min_supported_cpython\\s*=\\s*[\"'](0x[0-9A-Fa-f]+)[\"']");
-  std::smatch m;
-  if (std::regex_search(text, m, kLimited)) into.limited_api = m[1].str();
+  static const Regex kLimited("min_supported_cpython\\s*=\\s*[\"'](0x[0-9A-Fa-f]+)[\"']");
+  if (auto m = kLimited.search(text)) into.limited_api = (*m)[1];
 }
 
 TorchLocation locate_torch(const std::string& torch_include, const std::string& python) {

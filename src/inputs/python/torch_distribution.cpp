@@ -1,9 +1,10 @@
 #include "inputs/python/torch_distribution.h"
+#include "common/json_io.h"
+#include "common/regex.h"
 #include "common/text.h"
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "inputs/python/site_packages.h"
@@ -31,9 +32,9 @@ bool names_torch(const std::string& entry) {
 std::string TorchDistribution::release() const { return version.substr(0, version.find('+')); }
 
 std::string torch_version_py(const std::string& text) {
-  static const std::regex re(R"(^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"])", std::regex::multiline);
-  std::smatch m;
-  return std::regex_search(text, m, re) ? m[1].str() : std::string();
+  static const Regex re(R"(^__version__\s*(?::\s*str\s*)?=\s*['"]([^'"]+)['"])", Regex::kMultiline);
+  const auto m = re.search(text);
+  return m ? (*m)[1] : std::string();
 }
 
 // A conda environment's record of what each package installed:
@@ -48,7 +49,7 @@ void TorchOwnership::read_conda_meta(const std::string& prefix, Site& s) const {
     bool candidate = false;
     for (const auto& n : conda_names_) candidate = candidate || entry.starts_with(n + "-");
     if (!candidate) continue;
-    const nlohmann::json j = nlohmann::json::parse(text::read_file_or_empty(it->path()), nullptr, false);
+    const nlohmann::json j = json_io::parse_or_discarded(text::read_file_or_empty(it->path()));
     if (!j.is_object() || !conda_names_.count(j.value("name", "")) || !j.contains("files") || !j["files"].is_array())
       continue;
     size_t added = 0;

@@ -53,3 +53,14 @@ TEST(TargetVersion, RejectsGarbageAndLowBits) {
   EXPECT_FALSE(read_target_version("0x020a000000000001", kLatest).version);
   EXPECT_FALSE(read_target_version("1.13", kLatest).error.empty());
 }
+
+TEST(TorchVersion, ReadsAVersionHeader) {
+  EXPECT_EQ(TorchVersion::from_version_header("#define TORCH_VERSION_MAJOR 2\n#define TORCH_VERSION_MINOR 14\n"
+                                              "#define TORCH_VERSION_PATCH 1\n"),
+            (TorchVersion{2, 14, 1}));
+  // Spacing as a formatter may leave it; no patch reads as .0.
+  EXPECT_EQ(TorchVersion::from_version_header("#  define  TORCH_VERSION_MINOR 9\n# define TORCH_VERSION_MAJOR 2\n"),
+            (TorchVersion{2, 9, 0}));
+  EXPECT_FALSE(TorchVersion::from_version_header("#define TORCH_VERSION_MAJOR 2\n"));
+  EXPECT_FALSE(TorchVersion::from_version_header(""));
+}

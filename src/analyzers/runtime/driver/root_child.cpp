@@ -16,6 +16,7 @@
 #include "analyzers/runtime/driver/signatures.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "common/mapped_file.h"
 #include "inputs/elf_view.h"
 #include "inputs/library_search.h"
@@ -185,7 +186,7 @@ void exec_in_root(const ChildPlan& plan, const RunOptions& options, const RootSe
             {"event_fd", fd}};
   const int flags = fcntl(fd, F_GETFD);
   if (flags < 0 || fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) != 0) fail(fd, s.root, "keep the event pipe open");
-  const std::string exe = kHost + s.self, plan_text = p.dump();
+  const std::string exe = kHost + s.self, plan_text = json_io::dump(p);
   const std::string ld = std::string("LD_LIBRARY_PATH=") + kLibs;
   char* argv[] = {const_cast<char*>("torchabi"), const_cast<char*>("__run-child"), const_cast<char*>(plan_text.c_str()),
                   nullptr};
@@ -197,7 +198,7 @@ void exec_in_root(const ChildPlan& plan, const RunOptions& options, const RootSe
 
 void run_child_main(int argc, char** argv) {
   if (argc < 3) _exit(2);
-  const json p = json::parse(argv[2], nullptr, false);
+  const json p = json_io::parse_or_discarded(argv[2]);
   if (p.is_discarded()) _exit(2);
   const int fd = p.value("event_fd", -1);
   static std::optional<CaseFile> cases;

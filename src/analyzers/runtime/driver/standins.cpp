@@ -6,10 +6,10 @@
 
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <sstream>
 
 #include "common/input_error.h"
+#include "common/regex.h"
 
 namespace torchabi::runtime_driver {
 
@@ -22,7 +22,7 @@ std::vector<std::string> torch_library_names(const std::vector<std::string>& nee
                                              const inputs::RulesSource& rules) {
   const std::string rel = "runtime/torch_libraries.tsv";
   std::istringstream in(rules.require(rel));
-  std::vector<std::regex> patterns;
+  std::vector<Regex> patterns;
   std::string line;
   int lineno = 0;
   while (std::getline(in, line)) {
@@ -30,8 +30,8 @@ std::vector<std::string> torch_library_names(const std::vector<std::string>& nee
     if (line.empty() || line[0] == '#') continue;
     std::string pattern = line.substr(0, line.find('\t'));
     try {
-      patterns.emplace_back(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
+      patterns.emplace_back(pattern);
+    } catch (const RegexError& e) {
       throw InputError(rules.describe() + "/" + rel + ":" + std::to_string(lineno),
                        "'" + pattern + "' is not a regular expression: " + e.what());
     }
@@ -39,7 +39,7 @@ std::vector<std::string> torch_library_names(const std::vector<std::string>& nee
   std::vector<std::string> out;
   for (const auto& n : needed)
     for (const auto& p : patterns)
-      if (std::regex_match(n, p)) {
+      if (p.matches(n)) {
         out.push_back(n);
         break;
       }

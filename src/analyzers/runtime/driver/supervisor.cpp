@@ -31,6 +31,7 @@
 #include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
+#include "common/json_io.h"
 #include "common/text.h"
 #include "findings/rule_registry.h"
 #include "inputs/api_catalog.h"
@@ -209,7 +210,7 @@ private:
 
   // Applies one message; true when progress was made (the deadline restarts).
   bool handle(const std::string& line, ChildRun& r) {
-    json m = json::parse(line, nullptr, false);
+    json m = json_io::parse_or_discarded(line);
     if (m.is_discarded() || !m.is_object()) return false;
     r.heard = true;
     const std::string t = m.value("t", "");

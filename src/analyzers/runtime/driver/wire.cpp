@@ -1,5 +1,7 @@
 #include "analyzers/runtime/driver/wire.h"
 
+#include "common/json_io.h"
+
 #include <cerrno>
 #include <unistd.h>
 
@@ -23,7 +25,7 @@ ProtoFinding proto_from_json(const nlohmann::json& j) {
 }
 
 void send(int fd, const nlohmann::json& message) {
-  std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string line = json_io::dump_lossy(message) + "\n";
   const char* p = line.data();
   size_t left = line.size();
   while (left > 0) {

@@ -13,6 +13,7 @@
 #include "analyzers/source/inline_suppressions.h"
 #include "analyzers/source/lint_engine.h"
 #include "analyzers/source/tu_check.h"
+#include "common/json_io.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::schema {
@@ -31,7 +32,7 @@ public:
     text << in.rdbuf();
     // Most TUs register nothing; the AST walk is skipped for them.
     if (!mentions_registration_api(text.str())) return;
-    ctx.subject().facts.emplace_back(kFact, nlohmann::json(extract_registrations(ctx.tu)).dump());
+    ctx.subject().facts.emplace_back(kFact, json_io::dump(nlohmann::json(extract_registrations(ctx.tu))));
   }
 };
 
@@ -69,7 +70,7 @@ std::vector<TuRegistrations> take_registrations(findings::Report& report) {
   // every op would look defined twice.
   std::set<std::string> files;
   for (const auto& json : report.take_facts(kFact)) {
-    TuRegistrations r = nlohmann::json::parse(json).get<TuRegistrations>();
+    TuRegistrations r = json_io::parse(json).get<TuRegistrations>();
     if (files.insert(r.tu).second) out.push_back(std::move(r));
   }
   return out;

@@ -11,6 +11,7 @@
 #include "analyzers/source/lint_env.h"
 #include "analyzers/source/result_cache.h"
 #include "analyzers/source/tu_runner.h"
+#include "common/json_io.h"
 
 namespace torchabi::schema {
 
@@ -36,11 +37,11 @@ std::string read_file(const std::string& path) {
 std::string serialize(const TuExtraction& e) {
   nlohmann::json j = {{"registrations", e.registrations}, {"read", e.files_read}, {"missing", e.files_missing},
                       {"error", e.error}};
-  return j.dump();
+  return json_io::dump(j);
 }
 
 TuExtraction deserialize(const std::string& text) {
-  nlohmann::json j = nlohmann::json::parse(text);
+  nlohmann::json j = json_io::parse(text);
   TuExtraction e;
   e.registrations = j.at("registrations").get<TuRegistrations>();
   e.files_read = j.at("read").get<std::vector<std::string>>();

@@ -11,7 +11,6 @@
 // use: the newest release among the stable APIs it uses.
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
@@ -19,6 +18,7 @@
 #include "analyzers/source/feature_guards.h"
 #include "analyzers/source/target_setting.h"
 #include "analyzers/source/version_expr.h"
+#include "common/regex.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::source::checks {
@@ -179,12 +179,11 @@ private:
     f.notes.push_back("set by " + t.origin);
     f.help = "Write the target as (major << 56) | (minor << 48), e.g. 0x020a000000000000 for 2.10, or use "
              "TORCH_VERSION_2_10_0.";
-    static const std::regex meant("write (0x[0-9a-f]{16})");
-    std::smatch m;
-    if (std::regex_search(t.error, m, meant)) {
-      f.help = "Write " + m[1].str() + ".";
-      if (t.value_range.valid())
-        f.fix = make_fix(t.value_range, m[1].str(), false, "set TORCH_TARGET_VERSION to " + m[1].str());
+    static const Regex meant("write (0x[0-9a-f]{16})");
+    if (auto m = meant.search(t.error)) {
+      const std::string& value = (*m)[1];
+      f.help = "Write " + value + ".";
+      if (t.value_range.valid()) f.fix = make_fix(t.value_range, value, false, "set TORCH_TARGET_VERSION to " + value);
     }
     ctx.report(std::move(f));
   }
