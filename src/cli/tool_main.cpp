@@ -1,5 +1,7 @@
-// torchabi: checks PyTorch extensions against the LibTorch stable ABI.
+// torchabi's command line: parses the arguments and runs the subcommand.
 // Every error path ends here as one line on stderr and exit code 2.
+#include "cli/tool_main.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -7,7 +9,6 @@
 #include <iostream>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
 
 #include "analyzers/runtime/driver/root_child.h"
 #include "analyzers/source/libclang_loader/libclang_loader.h"
@@ -34,7 +35,7 @@ int exit_now_if_libclang(int code) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int torchabi::cli::tool_main(int argc, char** argv) {
   using namespace torchabi;
   // `run --root`: the child torchabi execs inside the root filesystem (not a command for users).
   if (argc >= 2 && std::string_view(argv[1]) == "__run-child") runtime_driver::run_child_main(argc, argv);
@@ -51,8 +52,6 @@ int main(int argc, char** argv) {
   cli::Dispatch dispatch;
   cli::register_commands(app, dispatch);
 
-  spdlog::set_pattern("torchabi: %l: %v");
-  spdlog::set_level(spdlog::level::warn);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
