@@ -27,5 +27,7 @@ echo "torchabi: installing ${#missing[@]} missing Debian packages: ${missing[*]}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
+started=$(date +%s)
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "torchabi: installed in $(($(date +%s) - started))s" >&2

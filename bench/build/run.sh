@@ -25,6 +25,11 @@ end=$(date +%s.%N)
 printf 'build of %s (%s, %s jobs on %s cores): wall %.0f s, compile CPU %.0f s in %d files\n' \
   "${targets[*]}" "${BUILD_TYPE:-Release}" "${JOBS:-$(nproc)}" "$(nproc)" "$(awk -v s="$start" -v e="$end" 'BEGIN { print e - s }')" \
   "$(awk '{s+=$1} END {print s}' "$TORCHABI_COMPILE_TIMES")" "$(wc -l <"$TORCHABI_COMPILE_TIMES")"
+# Time during which fewer compiles ran than there were jobs: a library
+# waiting for another, or one long batch at the end.
+awk '{ print $3, 1; print $4, -1 }' "$TORCHABI_COMPILE_TIMES" | sort -n |
+  awk -v jobs="${JOBS:-$(nproc)}" 'NR > 1 && c < jobs { idle += (jobs - c) * ($1 - p) } { c += $2; p = $1 }
+    END { printf "job slots idle between the first and the last compile: %.0f s\n", idle }'
 echo "compile CPU per library:"
 awk '{n=split($2,a,"/"); t=a[2]; s[t]+=$1; c[t]++} END {for (k in s) printf "  %6.1f s %3d files  %s\n", s[k], c[k], k}' \
   "$TORCHABI_COMPILE_TIMES" | sort -rn | head -12
