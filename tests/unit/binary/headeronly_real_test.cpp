@@ -18,6 +18,7 @@
 #include "inputs/headeronly_index.h"
 #include "inputs/rules_source.h"
 #include "real_torch.h"
+#include "temp_tree.h"
 
 using namespace torchabi;
 namespace fs = std::filesystem;
@@ -37,7 +38,8 @@ std::string fixture(const std::string& name) {
 // Builds fixtures/audit/headeronly_inline/<name> into a shared library with
 // default visibility, against the real headers; "" (and a test failure) if g++ fails.
 std::string build(const std::string& name) {
-  const fs::path out = fs::path(::testing::TempDir()) / ("headeronly_" + std::to_string(::getpid()) + "_" + name + ".so");
+  static const test::TempTree tree;  // removed when the test binary exits
+  const fs::path out = tree.path / (name + ".so");
   const fs::path log = out.string() + ".log";
   const std::string cmd = "g++ -std=c++17 -O0 -fPIC -shared -I '" + test::real_torch_include() + "' '" +
                           fixture(name) + "' -o '" + out.string() + "' > '" + log.string() + "' 2>&1";

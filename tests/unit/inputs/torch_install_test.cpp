@@ -10,6 +10,7 @@
 #include "inputs/torch_install.h"
 #include "real_torch.h"
 #include "standins.h"
+#include "temp_tree.h"
 
 using namespace torchabi;
 using namespace torchabi::inputs;
@@ -37,10 +38,11 @@ std::string open_error(const std::string& path) {
   }
 }
 
+// A fresh directory per call, all removed when the test binary exits.
 fs::path temp_dir() {
+  static const torchabi::test::TempTree tree;
   static int n = 0;
-  fs::path d = fs::temp_directory_path() / ("torchabi-install-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-  fs::remove_all(d);
+  fs::path d = tree.path / std::to_string(n++);
   fs::create_directories(d);
   return d;
 }

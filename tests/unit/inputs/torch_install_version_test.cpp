@@ -10,16 +10,18 @@
 
 #include "inputs/torch_install_version.h"
 #include "real_torch.h"
+#include "temp_tree.h"
 
 using namespace torchabi::inputs;
 namespace fs = std::filesystem;
 
 namespace {
 
+// A fresh directory per call, all removed when the test binary exits.
 fs::path temp_dir() {
+  static const torchabi::test::TempTree tree;
   static int n = 0;
-  fs::path d = fs::temp_directory_path() / ("torchabi-version-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-  fs::remove_all(d);
+  fs::path d = tree.path / std::to_string(n++);
   fs::create_directories(d);
   return d;
 }
