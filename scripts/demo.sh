@@ -7,23 +7,22 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 started=$(date +%s)
-"$root/scripts/install-deps.sh" tool
+# LLVM's and libclang's headers and static libraries are unpacked into the
+# build tree instead of installing llvm-19-dev and libclang-19-dev (340 of
+# their 820 MB; scripts/deps.txt, [tool-files]).
+"$root/scripts/install-deps.sh" tool --unpack-to "$build/llvm-dev"
 # Tests stay off (they are the second command's); an existing build tree
 # keeps its own setting.
 tests=OFF
 [ -f "$build/CMakeCache.txt" ] && grep -q '^TORCHABI_BUILD_TESTS:BOOL=ON' "$build/CMakeCache.txt" && tests=ON
-# Only what the tour runs: the tool, its reference runtime, and the two builds
-# of the stable sample (migrate reads the legacy sample's source, unbuilt).
-"$root/scripts/build.sh" --quiet -DTORCHABI_BUILD_TESTS=$tests \
-  --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12
-cd "$root"
 # The legacy sample's at::/c10:: headers, for migrate: Debian's libtorch-dev
 # when it is installed (the test command installs it), else only its .deb
 # (2 MB), downloaded with the machine's own package lists and unpacked into
 # the build tree: installing it would also install python3-dev, protobuf, BLAS
 # and libtorch itself (about 100 s), none of which reading headers needs.
-legacy_flags=""
-if [ ! -f /usr/include/ATen/ATen.h ]; then
+# Fetched while the build runs: it waits on the network, the build on the CPU.
+fetch_legacy_headers() {
+  [ -f /usr/include/ATen/ATen.h ] && return 0
   headers=$build/legacy-torch-headers
   if [ ! -f "$headers/usr/include/ATen/ATen.h" ]; then
     rm -rf "$headers.partial" && mkdir -p "$headers.partial"
@@ -34,12 +33,31 @@ if [ ! -f /usr/include/ATen/ATen.h ]; then
       echo "torchabi: could not download Debian's libtorch-dev headers; migrate reads the legacy sample without them" >&2
     fi
   fi
-  [ -f "$headers/usr/include/ATen/ATen.h" ] && legacy_flags=" -isystem ${headers#"$root"/}/usr/include"
-fi
+}
+mkdir -p "$build"
+fetch_legacy_headers &
+legacy_fetch=$!
+# Only what the tour runs: the tool, its reference runtime, and the two builds
+# of the stable sample (migrate reads the legacy sample's source, unbuilt).
+"$root/scripts/build.sh" --quiet -DTORCHABI_BUILD_TESTS=$tests \
+  --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12
+wait "$legacy_fetch" || true
+cd "$root"
+legacy_flags=""
+headers=$build/legacy-torch-headers
+[ ! -f /usr/include/ATen/ATen.h ] && [ -f "$headers/usr/include/ATen/ATen.h" ] &&
+  legacy_flags=" -isystem ${headers#"$root"/}/usr/include"
 torchabi() { "$build/torchabi" "$@"; }
 rel=${build#"$root"/}
 step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
 set +e
+# migrate parses the legacy sample's ATen headers for about 10 s: it starts
+# now, on the second core, and its output waits in a file for its turn.
+migrate_out=$(mktemp "${TMPDIR:-/tmp}/torchabi-tour.XXXXXX")
+trap 'rm -f "$migrate_out"' EXIT
+# shellcheck disable=SC2086 # the flags are words
+torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 $legacy_flags >"$migrate_out" 2>&1 &
+migrate_pid=$!
 step "check: lint a stable extension's source and audit its library, for PyTorch 2.10 and later" \
   "torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
 torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
@@ -56,8 +74,8 @@ torchabi run "$rel/fixtures/stable_ext/libstable_ext.so"
 
 step "migrate: plan the port of a classic at::/c10:: extension to the stable ABI (first lines)" \
   "torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17$legacy_flags | head -30"
-# shellcheck disable=SC2086 # the flags are words
-torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 $legacy_flags | head -30
+wait "$migrate_pid"
+head -30 "$migrate_out"
 set -e
 echo
 echo "torchabi: tour done in $(($(date +%s) - started))s. More: torchabi --help, torchabi explain RULE, docs/."
