@@ -62,6 +62,7 @@ step "check: lint a stable extension's source and audit its library, for PyTorch
   "torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp $rel/fixtures/stable_ext/libstable_ext_2_12.so"
 torchabi check -q --target-version 2.10 fixtures/stable_ext/stable_ext.cpp "$rel/fixtures/stable_ext/libstable_ext_2_12.so"
 echo "(exit $?: the library calls a function PyTorch 2.10 and 2.11 do not have, so it would not load there)"
+first_report=$(($(date +%s) - started))
 
 step "check a repository: run its setup.py with setup() recorded, lint every configuration it ships, compare them" \
   "torchabi check -q --torch-include fixtures/lint/include fixtures/projects/configs/nvcc_without_target"
@@ -78,4 +79,4 @@ wait "$migrate_pid"
 head -30 "$migrate_out"
 set -e
 echo
-echo "torchabi: tour done in $(($(date +%s) - started))s. More: torchabi --help, torchabi explain RULE, docs/."
+echo "torchabi: tour done in $(($(date +%s) - started))s (the first report after ${first_report}s). More: torchabi --help, torchabi explain RULE, docs/."

@@ -30,8 +30,10 @@ for line in "${lines[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && continue
   fi
   version=$(apt-cache policy "$pkg" | awk '/Candidate:/ { print $2 }')
-  [ -n "$version" ] && [ "$version" != "(none)" ] ||
-    { echo "unpack-debs.sh: $pkg: no candidate version in this machine's package lists (apt-get update?)" >&2; exit 2; }
+  if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+    echo "unpack-debs.sh: $pkg: no candidate version in this machine's package lists (apt-get update?)" >&2
+    exit 2
+  fi
   grep -qxF "$pkg $version" "$dest/.versions" 2>/dev/null && continue
   names+=("$pkg $version")
   # One child per package: xz decompression is the cost, and it is single-threaded.
