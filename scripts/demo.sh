@@ -8,8 +8,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 started=$(date +%s)
 # LLVM's and libclang's headers and static libraries are unpacked into the
-# build tree instead of installing llvm-19-dev and libclang-19-dev (340 of
-# their 820 MB; scripts/deps.txt, [tool-files]).
+# build tree instead of installing llvm-19-dev and libclang-19-dev (340 MB of
+# the 850 MB they would install; scripts/deps.txt, [tool-files]).
 "$root/scripts/install-deps.sh" tool --unpack-to "$build/llvm-dev"
 # Tests stay off (they are the second command's); an existing build tree
 # keeps its own setting.

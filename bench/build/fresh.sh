@@ -34,6 +34,6 @@ rc=$?
 set -e
 end=$(date +%s)
 [ "$rc" = 0 ] || { tail -30 "$dir/root/demo.log" >&2; echo "fresh.sh: demo.sh failed (exit $rc)" >&2; exit 1; }
-grep -E '^torchabi: (installing|installed in|built in|tour done)' "$dir/root/demo.log" | sed 's/^/  /'
+grep -E '^torchabi: (unpacking|installing|installed in|built in|tour done)' "$dir/root/demo.log" | sed 's/^/  /'
 printf 'fresh bookworm (%s cores), clone to the end of the tour: %d min %02d s (commit %s, %s)\n' \
   "$(nproc)" $(((end - start) / 60)) $(((end - start) % 60)) "$(git -C "$root" rev-parse --short HEAD)" "$(date -u +%F)"

@@ -5,6 +5,8 @@
 # difference is what a new user waits for. Needs root and network.
 #
 #   bench/build/packages.sh [tool|all] [-PACKAGE...]   (-PACKAGE: leave it out, to see what it costs)
+# `tool` installs [tool-files] too (as `install-deps.sh tool` does without
+# --unpack-to); the README's first command unpacks those instead (fresh.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 group=${1:-tool}
