@@ -3,7 +3,8 @@
 # first command meets them on a machine without llvm-19-dev and libclang-19-dev:
 # the .debs' headers and static libraries unpacked into a build tree, CMake
 # choosing them, the libclang forwarders generated and compiled from them, a
-# second run downloading nothing, and the error when neither place has them.
+# second run downloading nothing, one package installed and the other unpacked,
+# and the error when neither place has them.
 # The packages are installed here, so UNPACK_INSTALLED=1 unpacks them anyway,
 # and TORCHABI_LLVM_ROOT points where they are not.
 #   unpack_debs_test.sh SOURCE_DIR
@@ -34,13 +35,21 @@ libclang=$(ls /usr/lib/llvm-19/lib/libclang-19.so.1)
 cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DTORCHABI_BUILD_TESTS=OFF -DTORCHABI_BUILD_FIXTURES=OFF \
   -DTORCHABI_LLVM_ROOT="$tmp/no-llvm" -DLIBCLANG_LIBRARY="$libclang" >"$tmp/configure.log" 2>&1 ||
   { cat "$tmp/configure.log" >&2; fail "configure against the unpacked files failed"; }
-grep -qF -- "-- LLVM headers and static libraries: $dev" "$tmp/configure.log" ||
+grep -qF -- "-- LLVM headers and static libraries: $dev; libclang headers: $dev/include" "$tmp/configure.log" ||
   fail "configure did not choose the unpacked files: $(grep 'LLVM headers' "$tmp/configure.log")"
 grep -q "^LLVM_.*_LIBRARY:" "$tmp/build/CMakeCache.txt" && fail "LLVM's libraries were cached (they must follow the choice)"
 cmake --build "$tmp/build" --target torchabi_libclang_loader -j2 >"$tmp/build.log" 2>&1 ||
   { tail -30 "$tmp/build.log" >&2; fail "the libclang loader did not build from the unpacked headers"; }
 grep -q "clang_createIndex" "$tmp/build/src/analyzers/source/libclang_loader/libclang_forwarders.cpp" ||
   fail "no forwarders were generated"
+
+# One package installed, the other unpacked: each one's files are found on their own.
+mkdir -p "$tmp/half/include"
+ln -s "$dev/include/clang-c" "$tmp/half/include/clang-c"
+cmake -S "$src" -B "$tmp/build" -DTORCHABI_LLVM_ROOT="$tmp/half" >"$tmp/half.log" 2>&1 ||
+  { cat "$tmp/half.log" >&2; fail "configure with libclang-19-dev alone installed failed"; }
+grep -qF -- "-- LLVM headers and static libraries: $dev; libclang headers: $tmp/half/include" "$tmp/half.log" ||
+  fail "configure did not take each package's files where they are: $(grep 'LLVM headers' "$tmp/half.log")"
 
 # Neither installed nor unpacked: one error that says both ways out.
 rm -rf "$tmp/empty" && mkdir -p "$tmp/empty"
