@@ -37,11 +37,19 @@ fetch_legacy_headers() {
 mkdir -p "$build"
 fetch_legacy_headers &
 legacy_fetch=$!
+migrate_out=""
+# A failed build stops the fetch too; the tour's migrate output is a temporary file.
+cleanup() {
+  [ -z "$legacy_fetch" ] || kill "$legacy_fetch" 2>/dev/null || true
+  [ -z "$migrate_out" ] || rm -f "$migrate_out"
+}
+trap cleanup EXIT
 # Only what the tour runs: the tool, its reference runtime, and the two builds
 # of the stable sample (migrate reads the legacy sample's source, unbuilt).
 "$root/scripts/build.sh" --quiet -DTORCHABI_BUILD_TESTS=$tests \
   --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12
 wait "$legacy_fetch" || true
+legacy_fetch=""
 cd "$root"
 legacy_flags=""
 headers=$build/legacy-torch-headers
@@ -54,7 +62,6 @@ set +e
 # migrate parses the legacy sample's ATen headers for about 10 s: it starts
 # now, on the second core, and its output waits in a file for its turn.
 migrate_out=$(mktemp "${TMPDIR:-/tmp}/torchabi-tour.XXXXXX")
-trap 'rm -f "$migrate_out"' EXIT
 # shellcheck disable=SC2086 # the flags are words
 torchabi migrate fixtures/legacy_ext/legacy_ext.cpp -- -std=c++17 $legacy_flags >"$migrate_out" 2>&1 &
 migrate_pid=$!
