@@ -13,6 +13,15 @@ src=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/torchabi-unpack-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Without package lists (apt-get update never ran here) there is nothing to
+# download: skipped, with the reason (ctest's SKIP_RETURN_CODE).
+for p in llvm-19-dev libclang-19-dev; do
+  candidate=$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ { print $2 }')
+  if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
+    echo "SKIP: $p has no candidate version in this machine's package lists (run apt-get update)"
+    exit 77
+  fi
+done
 
 UNPACK_INSTALLED=1 "$src/scripts/unpack-debs.sh" "$tmp/build/llvm-dev"
 dev=$tmp/build/llvm-dev/usr/lib/llvm-19
