@@ -5,8 +5,8 @@
 # change to the system) and only its listed members are extracted into DIR,
 # so DIR/usr/lib/llvm-19 holds LLVM's and libclang's headers and static
 # libraries. CMake uses DIR when the packages are not installed (CMakeLists.txt).
-# Idempotent: DIR/.versions names what is there, and a package whose candidate
-# version has not changed is not downloaded again.
+# Idempotent: DIR/.versions names what is there, and nothing is downloaded
+# while apt's candidate versions are those; a new one unpacks DIR again.
 #
 #   unpack-debs.sh DIR      (UNPACK_INSTALLED=1: installed packages too, for tests)
 set -euo pipefail
@@ -17,15 +17,10 @@ mapfile -t lines < <(awk '
   /^[[:space:]]*(#|$)/ { next }
   /^\[.*\]$/ { g = substr($0, 2, length($0) - 2); next }
   g == "tool-files" { print }' "$here/deps.txt")
-# Next to DIR, so that moving the files into place is linking them, not copying 340 MB.
-mkdir -p "$(dirname "$dest")"
-work=$(mktemp -d "$(dirname "$dest")/.unpack.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 user=$(id -un)
-pids=()
-names=()
+wanted=()
 for line in "${lines[@]}"; do
-  read -r pkg members <<<"$line"
+  read -r pkg _ <<<"$line"
   if [ "${UNPACK_INSTALLED:-0}" != 1 ]; then
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' && continue
   fi
@@ -34,8 +29,21 @@ for line in "${lines[@]}"; do
     echo "unpack-debs.sh: $pkg: no candidate version in this machine's package lists (apt-get update?)" >&2
     exit 2
   fi
-  grep -qxF "$pkg $version" "$dest/.versions" 2>/dev/null && continue
-  names+=("$pkg $version")
+  wanted+=("$pkg $version")
+done
+[ ${#wanted[@]} = 0 ] && exit 0
+# DIR is all or nothing: already what is wanted, or unpacked again as a whole,
+# so that a new version leaves no file of the old one behind.
+[ "$(cat "$dest/.versions" 2>/dev/null)" = "$(printf '%s\n' "${wanted[@]}")" ] && exit 0
+# Next to DIR, so that putting the files in place is a rename, not a copy of 340 MB.
+mkdir -p "$(dirname "$dest")"
+work=$(mktemp -d "$(dirname "$dest")/.unpack.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pids=()
+for entry in "${wanted[@]}"; do
+  pkg=${entry%% *}
+  version=${entry#* }
+  members=$(printf '%s\n' "${lines[@]}" | awk -v p="$pkg" '$1 == p { $1 = ""; print }')
   # One child per package: xz decompression is the cost, and it is single-threaded.
   (
     mkdir -p "$work/$pkg/root"
@@ -48,13 +56,12 @@ for line in "${lines[@]}"; do
   ) &
   pids+=($!)
 done
-[ ${#names[@]} = 0 ] && exit 0
 for pid in "${pids[@]}"; do wait "$pid"; done
 # Into place only when every package unpacked: a failed run leaves DIR as it was.
-mkdir -p "$dest"
-for entry in "${names[@]}"; do
-  pkg=${entry%% *}
-  cp -al "$work/$pkg/root/." "$dest/"
-  { grep -v "^$pkg " "$dest/.versions" 2>/dev/null || true; echo "$entry"; } >"$work/versions"
-  mv "$work/versions" "$dest/.versions"
+mkdir -p "$work/all"
+for entry in "${wanted[@]}"; do
+  cp -al "$work/${entry%% *}/root/." "$work/all/"
 done
+printf '%s\n' "${wanted[@]}" >"$work/all/.versions"
+[ ! -e "$dest" ] || mv "$dest" "$work/old"
+mv "$work/all" "$dest"

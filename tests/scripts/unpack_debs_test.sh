@@ -3,7 +3,7 @@
 # first command meets them on a machine without llvm-19-dev and libclang-19-dev:
 # the .debs' headers and static libraries unpacked into a build tree, CMake
 # choosing them, the libclang forwarders generated and compiled from them, a
-# second run downloading nothing, one package installed and the other unpacked,
+# second run downloading nothing, a new version replacing the old one whole, one package installed and the other unpacked,
 # and the error when neither place has them.
 # The packages are installed here, so UNPACK_INSTALLED=1 unpacks them anyway,
 # and TORCHABI_LLVM_ROOT points where they are not.
@@ -39,6 +39,15 @@ done
 before=$(stat -c %i "$dev/lib/libLLVMObject.a")
 UNPACK_INSTALLED=1 "$src/scripts/unpack-debs.sh" "$tmp/build/llvm-dev"
 [ "$(stat -c %i "$dev/lib/libLLVMObject.a")" = "$before" ] || fail "the second run unpacked again"
+
+# A new candidate version unpacks DIR again as a whole: nothing of the old one stays.
+sed -i 's/^llvm-19-dev .*/llvm-19-dev 0.older/' "$tmp/build/llvm-dev/.versions"
+touch "$tmp/build/llvm-dev/usr/left-by-the-old-version"
+UNPACK_INSTALLED=1 "$src/scripts/unpack-debs.sh" "$tmp/build/llvm-dev"
+[ ! -e "$tmp/build/llvm-dev/usr/left-by-the-old-version" ] || fail "a file of the old version was left"
+grep -q '^llvm-19-dev 0.older' "$tmp/build/llvm-dev/.versions" && fail ".versions still names the old version"
+[ -f "$dev/lib/libLLVMObject.a" ] || fail "unpacking again lost libLLVMObject.a"
+[ -z "$(find "$tmp/build" -maxdepth 1 -name '.unpack.*')" ] || fail "unpacking again left a work directory"
 
 libclang=$(ls /usr/lib/llvm-19/lib/libclang-19.so.1)
 cmake -S "$src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release -DTORCHABI_BUILD_TESTS=OFF -DTORCHABI_BUILD_FIXTURES=OFF \
