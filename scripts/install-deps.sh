@@ -18,7 +18,9 @@ unpack_to=""
 if [ "${1:-}" = --unpack-to ]; then
   [ $# -ge 2 ] || { echo "install-deps.sh: --unpack-to needs a directory" >&2; exit 2; }
   unpack_to=$2
+  shift 2
 fi
+[ $# = 0 ] || { echo "install-deps.sh: unexpected argument '$1' (usage: install-deps.sh [--list] [tool|all] [--unpack-to DIR])" >&2; exit 2; }
 case "$group" in
   tool) groups='tool|tool-files' ;;
   all) groups='tool|tool-files|test' ;;

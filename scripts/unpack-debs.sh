@@ -56,7 +56,10 @@ for entry in "${wanted[@]}"; do
   ) &
   pids+=($!)
 done
-for pid in "${pids[@]}"; do wait "$pid"; done
+# One package failing stops the others before the work directory is removed.
+for pid in "${pids[@]}"; do
+  wait "$pid" || { kill "${pids[@]}" 2>/dev/null || true; wait; exit 1; }
+done
 # Into place only when every package unpacked: a failed run leaves DIR as it was.
 mkdir -p "$work/all"
 for entry in "${wanted[@]}"; do
