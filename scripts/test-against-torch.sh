@@ -31,7 +31,11 @@
 # 5. `audit --torch` against real loading (scripts/against-torch/loading.py).
 # 6. Project mode's setup.py recorder, run in the chroot with real torch's
 #    cpp_extension and here with its stand-in, must record the same
-#    extensions (scripts/against-torch/setup_run.sh).
+#    extensions (scripts/against-torch/setup_run.sh). And `check` on the
+#    build.ninja real BuildExtension writes: the same sources, its flags
+#    (scripts/against-torch/build_ninja.sh). And the flags real
+#    cpp_extension.load()/load_inline() pass against those `check` reads
+#    from the calls (scripts/against-torch/jit_load.sh).
 # 7. The CUDA `audit --torch` reads from an install against real torch's
 #    torch.version.cuda (scripts/against-torch/cuda.py).
 # 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
@@ -58,7 +62,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,52p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,54p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -272,6 +276,15 @@ python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot
 # 6. Project mode's setup.py recorder with real torch's cpp_extension against its stand-in.
 phase "setup.py recorder: real cpp_extension against the stand-in"
 sub_phase "the recorder could not run in the chroot" "$root/scripts/against-torch/setup_run.sh" "$chroot_dir"
+# 6b. The build.ninja real BuildExtension writes (setup.py build_ext, stopped
+# before ninja runs) is what `check` lints, with its flags.
+phase "check on the build.ninja real BuildExtension writes"
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/build_ninja.sh" "$torchabi" "$chroot_dir"
+# 6c. torch.utils.cpp_extension.load()/load_inline(): the flags the real JIT
+# build passes per compiler against those `check` reads from the calls.
+phase "check on cpp_extension.load() calls against the real JIT build's flags"
+sub_phase "torch's load() could not run here" "$root/scripts/against-torch/jit_load.sh" "$torchabi" \
+  "$chroot_dir/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py"
 # 7. The install's CUDA as torchabi reads it against torch.version.cuda.
 phase "audit --torch's CUDA against torch.version.cuda"
 if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then

@@ -22,8 +22,11 @@
 #include "common/input_error.h"
 #include "findings/config.h"
 #include "inputs/api_catalog.h"
+#include "inputs/build_ninja.h"
 #include "inputs/compile_db_reader.h"
+#include "inputs/project/jit_load.h"
 #include "inputs/project/project_build.h"
+#include "inputs/project/source_sweep.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::cli {
@@ -41,25 +44,36 @@ struct CheckArgs {
   // CMake configure), from a temporary copy; unset: the config's run-build,
   // else yes.
   std::optional<bool> run_build;
+  std::string run_build_text;  // as given: yes, no, unconfined ("" when not)
+  bool unconfined = false;     // --run-build=unconfined
   std::string platform = "linux";
   int build_timeout = 120;
   LintOptionsArgs lint;
   ReportOptions report;
 };
 
-// A directory's compile database: in it, or in a build directory below it.
+// A directory's real build: a compile database in it or in a build directory
+// below it; else a build.ninja there (CMake -G Ninja); else the
+// build/temp.*/build.ninja torch's BuildExtension left (setup.py build_ext,
+// pip install .). A database wins over a build.ninja.
 std::string find_build_dir(const fs::path& dir) {
-  if (inputs::has_compile_db(dir.string())) return dir.string();
-  std::error_code ec;
-  std::vector<std::string> found;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    if (!it->is_directory(ec)) continue;
-    if (inputs::has_compile_db(it->path().string())) found.push_back(it->path().string());
-  }
-  std::sort(found.begin(), found.end());
-  for (const auto& f : found)  // prefer the conventional name
-    if (fs::path(f).filename() == "build") return f;
-  return found.empty() ? std::string() : found.front();
+  auto in_or_below = [&dir](bool (*has)(const std::string&)) -> std::string {
+    if (has(dir.string())) return dir.string();
+    std::error_code ec;
+    std::vector<std::string> found;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      if (!it->is_directory(ec)) continue;
+      if (has(it->path().string())) found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    for (const auto& f : found)  // prefer the conventional name
+      if (fs::path(f).filename() == "build") return f;
+    return found.empty() ? std::string() : found.front();
+  };
+  if (std::string db = in_or_below(inputs::has_compile_db); !db.empty()) return db;
+  if (std::string ninja = in_or_below(inputs::has_build_ninja); !ninja.empty()) return ninja;
+  if (auto setuptools = inputs::find_setuptools_ninja(dir.string())) return fs::path(*setuptools).parent_path().string();
+  return {};
 }
 
 bool is_artifact(const fs::path& p) {
@@ -140,6 +154,32 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
   }
 }
 
+// Which build.ninja the linted commands came from (no compile_commands.json).
+findings::Subject build_ninja_subject(const inputs::CompileDb& db) {
+  findings::Subject s;
+  s.kind = "build-commands";
+  s.path = db.path;
+  s.verdict = "READ";
+  const bool setuptools = fs::path(db.path).parent_path().filename().string().starts_with("temp.");
+  s.facts.emplace_back("commands from", db.path + (setuptools ? " (written by torch's BuildExtension)" : "") +
+                                            "; no compile_commands.json");
+  s.facts.emplace_back("compile commands", std::to_string(db.commands.size()));
+  // BuildExtension rewrites its build.ninja for each extension it builds:
+  // objects it does not list are another extension's, not linted.
+  size_t objects = 0;
+  std::error_code ec;
+  if (setuptools)
+    for (auto it = fs::recursive_directory_iterator(fs::path(db.path).parent_path(), ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      objects += it->path().extension() == ".o";
+  if (objects > db.commands.size())
+    s.facts.emplace_back("not linted", std::to_string(objects - db.commands.size()) + " more object" +
+                                           (objects - db.commands.size() == 1 ? "" : "s") +
+                                           " here than build.ninja lists (BuildExtension keeps only the last "
+                                           "extension's commands); run the build under bear to lint them all");
+  return s;
+}
+
 int run(CheckArgs a) {
   validate_report_options(a.report);
   if (a.paths.empty()) a.paths.push_back(".");
@@ -151,6 +191,8 @@ int run(CheckArgs a) {
   std::vector<std::string> sources;
   std::vector<std::string> build_dirs;
   std::vector<std::string> projects;  // build descriptions to read (project mode)
+  // Directories with sources but no build torchabi understands: swept.
+  std::vector<std::pair<std::string, std::string>> sweeps;  // dir, why
   for (const auto& p : a.paths) {
     std::error_code ec;
     fs::path path = fs::absolute(p).lexically_normal();
@@ -160,9 +202,13 @@ int run(CheckArgs a) {
       // No compile database: the build description is read instead (a
       // database, when present, always wins).
       std::optional<std::string> described = build.empty() ? inputs::find_build_description(path.string()) : std::nullopt;
-      if (build.empty() && found.empty() && !described) {
-        report.failures.push_back({p, "nothing to check: no compile_commands.json (in it or a build directory below "
-                                      "it), no build.toml, setup.py, pyproject.toml or CMakeLists.txt, and no built .so or .whl"});
+      if (build.empty() && !described && inputs::has_sources(path.string())) {
+        sweeps.emplace_back(path.string(), "no compile_commands.json or build.ninja, no build.toml, setup.py, "
+                                           "pyproject.toml or CMakeLists.txt, no cpp_extension.load() call");
+      } else if (build.empty() && found.empty() && !described) {
+        report.failures.push_back({p, "nothing to check: no compile_commands.json or build.ninja (in it, a build directory "
+                                      "below it or build/temp.*), no build.toml, setup.py, pyproject.toml or CMakeLists.txt, no Python module calling "
+                                      "torch.utils.cpp_extension.load(), and no built .so or .whl"});
         continue;
       }
       if (!build.empty()) build_dirs.push_back(build);
@@ -196,47 +242,85 @@ int run(CheckArgs a) {
     source::LintRequest req;
     req.build_dir = build;
     req.cwd = cwd;
+    if (!inputs::has_compile_db(build)) {  // the build's build.ninja, read here so that the report names it
+      try {
+        req.derived_db = inputs::load_build_ninja(build);
+        report.subjects.push_back(build_ninja_subject(*req.derived_db));
+      } catch (const InputError& e) {
+        report.failures.push_back({e.input().empty() ? build : e.input(), e.what()});
+        continue;
+      }
+    }
     lint(req, build);
   }
+  // Asked once, when a project needs it: asking Python where torch is costs an import of torch.
+  std::optional<inputs::TorchLocation> torch_location;
+  auto torch = [&]() -> const inputs::TorchLocation& {
+    if (!torch_location) torch_location = inputs::locate_torch(a.lint.torch_include, a.python);
+    return *torch_location;
+  };
+  auto lint_project = [&](inputs::ProjectBuild& project, const std::string& platform, bool compare) {
+    source::LintRequest req;
+    req.cwd = cwd;
+    req.derived_db = project.db;
+    try {
+      LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+      analysed += out.analysed;
+      // Compare the configurations the build ships, once each is linted.
+      if (compare) build::check_configurations(project, platform, out.report);
+      else build::keep_what_rests_on_known_flags(out.report);
+      append(report, std::move(out.report));
+    } catch (const InputError& e) {
+      report.failures.push_back({e.input().empty() ? project.build_file : e.input(), e.what()});
+    }
+  };
   if (!projects.empty()) {
-    // Once for all projects: asking Python where torch is costs an import of torch.
-    const inputs::TorchLocation torch = inputs::locate_torch(a.lint.torch_include, a.python);
     inputs::ProjectOptions options;
     options.defines = a.defines;
     options.platform = a.platform;
     options.python = a.python;
     options.timeout_seconds = a.build_timeout;
     options.run_build = a.run_build.value_or(true);
+    options.unconfined = a.unconfined;
     if (!a.run_build) {
       const findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
                                                               : findings::Config::load_file(a.report.config);
       options.run_build = config.run_build.value_or(true);
     }
     for (const auto& file : projects) {
+      const std::string dir = fs::path(file).parent_path().string();
       try {
-        inputs::ProjectBuild project = inputs::read_project_build(file, torch, options);
-        add_project_facts(report, project, a.defines, options.platform);
+        inputs::ProjectBuild project = inputs::read_project_build(file, torch(), options);
         if (project.db.commands.empty()) {
-          report.failures.push_back({project.build_file, "declares no C++ or CUDA sources torchabi could read"});
+          if (inputs::has_sources(dir)) {
+            add_project_facts(report, project, a.defines, options.platform);
+            sweeps.emplace_back(dir, fs::path(project.build_file).filename().string() +
+                                         " declares no C++ or CUDA sources torchabi could read");
+          } else {
+            add_project_facts(report, project, a.defines, options.platform);
+            report.failures.push_back({project.build_file, "declares no C++ or CUDA sources torchabi could read"});
+          }
           continue;
         }
-        source::LintRequest req;
-        req.cwd = cwd;
-        req.derived_db = project.db;
-        try {
-          LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
-          for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
-          analysed += out.analysed;
-          // Compare the configurations the build ships, once each is linted.
-          build::check_configurations(project, options.platform, out.report);
-          append(report, std::move(out.report));
-        } catch (const InputError& e) {
-          report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
-        }
+        add_project_facts(report, project, a.defines, options.platform);
+        lint_project(project, options.platform, /*compare=*/true);
       } catch (const InputError& e) {
-        report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
+        if (inputs::has_sources(dir)) sweeps.emplace_back(dir, e.line());
+        else report.failures.push_back({e.input().empty() ? file : e.input(), e.what()});
       }
     }
+    inputs::remove_jit_scratch_dirs();  // load_inline sources, linted now
+  }
+  for (const auto& [dir, why] : sweeps) {
+    inputs::ProjectBuild swept = inputs::sweep_sources(dir, torch(), a.defines, why);
+    add_project_facts(report, swept, a.defines, "linux");
+    if (swept.db.commands.empty()) {
+      report.failures.push_back({dir, "the build was not understood (" + why +
+                                          ") and no C++/CUDA source includes a PyTorch header"});
+      continue;
+    }
+    lint_project(swept, "linux", /*compare=*/false);
   }
   if (!sources.empty()) {
     source::LintRequest req;
@@ -270,8 +354,9 @@ void add_check_command(CLI::App& app, Dispatch& d) {
       "check", "Lint and audit together: source trees with a build directory, .so files, wheels, source files");
   auto args = std::make_shared<CheckArgs>();
   cmd->add_option("PATH", args->paths,
-                  "Source trees (with compile_commands.json in a build directory, or a build.toml, setup.py, "
-                  "pyproject.toml or CMakeLists.txt that is read), "
+                  "Source trees (with compile_commands.json or build.ninja in a build directory, or a build.toml, setup.py, "
+                  "pyproject.toml or CMakeLists.txt that is read, or Python modules calling "
+                  "torch.utils.cpp_extension.load()), "
                   ".so, .whl, sources (default: .)");
   cmd->add_option("-D,--define", args->defines,
                   "NAME[=VALUE] for a project read from its build files: a macro setup.py sets in a way "
@@ -279,12 +364,13 @@ void add_check_command(CLI::App& app, Dispatch& d) {
       ->allow_extra_args(false);  // one value per -D: what follows is a PATH
   cmd->add_option("--python", args->python,
                   "Interpreter whose torch provides the headers when build files are read (default: python3)");
-  cmd->add_flag_function(
-      "--run-build,!--no-run-build",
-      [args](int64_t n) { args->run_build = n > 0; },
-      "Whether a project without a compile database is analysed by running its build script (setup.py in "
-      "CPython with setup() recorded, or a CMake configure into a scratch directory), from a temporary copy with a "
-      "time limit (default: yes, unless the config says run-build: false); --no-run-build reads the files only");
+  cmd->add_flag("--run-build{yes},!--no-run-build{no}", args->run_build_text,
+                "Whether a project without a compile database is analysed by running its build script (setup.py in "
+                "CPython with setup() recorded, or a CMake configure into a scratch directory), from a temporary copy "
+                "in a sandbox (no network, read-only system, cleared environment) with a time limit (default: yes, "
+                "unless the config says run-build: false); --no-run-build reads the files only; "
+                "--run-build=unconfined runs it without the sandbox where namespaces are not permitted")
+      ->check(CLI::IsMember({"yes", "no", "unconfined", "true", "false"}));
   cmd->add_option("--platform", args->platform,
                   "Whose branch of a build script is linted (sys.platform / os.name); the others are compared "
                   "(default: linux)")
@@ -299,6 +385,10 @@ void add_check_command(CLI::App& app, Dispatch& d) {
   cmd->callback([&d, args] {
     args->lint.verbose = args->report.verbose;
     args->lint.config = args->report.config;
+    if (!args->run_build_text.empty()) {
+      args->run_build = args->run_build_text != "no" && args->run_build_text != "false";
+      args->unconfined = args->run_build_text == "unconfined";
+    }
     d.run = [args] { return run(*args); };
   });
 }

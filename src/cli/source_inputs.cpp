@@ -30,7 +30,7 @@ std::vector<std::string> SourceInputs::report_inputs(const source::LintRequest& 
 }
 
 void add_source_inputs(CLI::App& cmd, const std::shared_ptr<SourceInputs>& in, const std::string& file_help) {
-  cmd.add_option("-p,--build-dir", in->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb)");
+  cmd.add_option("-p,--build-dir", in->build_dir, "Directory holding compile_commands.json (CMake, bear, ninja -t compdb), or else a build.ninja (CMake -G Ninja, setup.py build_ext's build/temp.*)");
   cmd.allow_extras();
   cmd.validate_positionals();
   CLI::App* raw = &cmd;

@@ -9,6 +9,7 @@
 
 #include "common/input_error.h"
 #include "common/json_io.h"
+#include "inputs/build_ninja.h"
 
 namespace torchabi::inputs {
 
@@ -130,6 +131,20 @@ CompileDb load_compile_db(const std::string& path_or_dir) {
     db.commands.push_back(std::move(c));
   }
   return db;
+}
+
+bool has_build_commands(const std::string& dir) { return has_compile_db(dir) || has_build_ninja(dir); }
+
+CompileDb load_build_commands(const std::string& path_or_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(path_or_dir, ec))
+    return path_or_dir.ends_with(".ninja") ? load_build_ninja(path_or_dir) : load_compile_db(path_or_dir);
+  // A database, when there is one, wins: it is what the user chose to export.
+  if (has_compile_db(path_or_dir)) return load_compile_db(path_or_dir);
+  if (has_build_ninja(path_or_dir)) return load_build_ninja(path_or_dir);
+  throw InputError(path_or_dir, "no compile_commands.json or build.ninja in this directory (configure with "
+                                "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON or -G Ninja, or build with setup.py build_ext "
+                                "first, or run the build under bear)");
 }
 
 }  // namespace torchabi::inputs

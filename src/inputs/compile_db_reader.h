@@ -44,6 +44,15 @@ CompileDb load_compile_db(const std::string& path_or_dir);
 // True when `dir` holds a compile_commands.json.
 bool has_compile_db(const std::string& dir);
 
+// The commands of a build directory: its compile_commands.json, else its
+// build.ninja (a CMake -G Ninja build directory, or the build/temp.* one
+// torch's BuildExtension writes; build_ninja.h). A file is read as what it
+// is. CompileDb::path says which file the commands came from.
+CompileDb load_build_commands(const std::string& path_or_dir);
+
+// True when `dir` holds a compile_commands.json or a build.ninja.
+bool has_build_commands(const std::string& dir);
+
 // POSIX shell word splitting (quotes, backslashes) of a `command` string.
 std::vector<std::string> split_shell_words(std::string_view command);
 

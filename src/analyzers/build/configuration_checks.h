@@ -19,4 +19,15 @@ namespace torchabi::build {
 // findings they restate into the project-level finding.
 void check_configurations(const inputs::ProjectBuild& project, const std::string& platform, findings::Report& lint);
 
+// For sources linted without the build's flags (the sweep of a repository
+// whose build was not understood): findings that rest on the target, USE_CUDA
+// or other flags become notes saying so; the others are kept as they are.
+void keep_what_rests_on_known_flags(findings::Report& lint);
+
+// The same for the configurations of `project` whose flags the static
+// readers could not fully determine (BuildConfiguration::unresolved): an
+// error or a warning rests only on values that were resolved.
+void keep_what_rests_on_resolved_flags(const inputs::ProjectBuild& project, const std::string& platform,
+                                       findings::Report& lint);
+
 }  // namespace torchabi::build

@@ -62,9 +62,10 @@ LintTargets collect_lint_targets(const LintRequest& req) {
   if (req.derived_db) {
     db = *req.derived_db;
   } else if (!req.build_dir.empty()) {
-    db = inputs::load_compile_db(inputs::absolute_path(req.build_dir, req.cwd));
-  } else if (!req.flags && inputs::has_compile_db(req.cwd)) {
-    db = inputs::load_compile_db(req.cwd);
+    // compile_commands.json, else the build's own build.ninja.
+    db = inputs::load_build_commands(inputs::absolute_path(req.build_dir, req.cwd));
+  } else if (!req.flags && inputs::has_build_commands(req.cwd)) {
+    db = inputs::load_build_commands(req.cwd);
   }
   if (db) out.compile_db = db->path;
   if (!db && !req.flags && req.files.empty())

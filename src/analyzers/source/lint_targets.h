@@ -1,5 +1,6 @@
 // Which translation units `torchabi lint` analyses, with which flags: the
-// compile database (-p BUILD_DIR, or ./compile_commands.json), the FILEs the
+// compile database (-p BUILD_DIR, or ./compile_commands.json; a build.ninja
+// when there is none), the FILEs the
 // user named, and explicit flags after `--`. Files that cannot be analysed
 // (missing, not in the database, a missing flag file) are listed, not fatal;
 // only "nothing at all to analyse" is an input error.
@@ -19,12 +20,12 @@ struct LintTargets {
   std::vector<inputs::ClangArgs> tus;
   std::vector<findings::InputFailure> skipped;  // could not be analysed, and why
   std::vector<std::string> notes;               // how flags were chosen, when not obvious
-  std::string compile_db;                       // the compile_commands.json used, if any
+  std::string compile_db;                       // the compile_commands.json (or build.ninja) used, if any
   std::vector<std::string> default_roots;       // project roots to use when none are given
 };
 
 struct LintRequest {
-  std::string build_dir;                           // -p; empty: ./compile_commands.json if present
+  std::string build_dir;                           // -p; empty: ./compile_commands.json or build.ninja if present
   std::vector<std::string> files;                  // empty: every file of the database
   std::optional<std::vector<std::string>> flags;   // after `--`
   std::string cwd;

@@ -28,6 +28,10 @@ struct BuildConfiguration {
   // flags in the order the build passes them.
   std::vector<std::string> arguments;
   std::string directory;  // working directory of the compile
+  // What of these flags could not be determined (a value computed by code
+  // the static reader does not run); "" when all were. Findings that rest
+  // on flags are notes for such a configuration: unknown is not absent.
+  std::string unresolved;
 
   // "extension pkg._C (nvcc)", "torch binding (cuda)": how findings and
   // subjects name the configuration.

@@ -11,6 +11,7 @@
 #include "common/version.h"
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
+#include "inputs/project/environment/build_environment.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/timed_child.h"
 
@@ -43,14 +44,6 @@ namespace {
 
 using text::join;
 
-// Torch_VERSION of the stand-in: the headers' own version.h, else "" (unknown).
-std::string torch_version(const std::vector<std::string>& include_dirs) {
-  for (const auto& d : include_dirs)
-    for (const char* rel : {"torch/headeronly/version.h", "torch/csrc/api/include/torch/version.h", "torch/version.h"})
-      if (auto v = TorchVersion::from_version_header(text::read_file_or_empty(fs::path(d) / rel)))
-        return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
-  return "";
-}
 
 // The copy's paths read as the user's.
 struct PathMapper {
@@ -85,7 +78,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     fs::create_directories(build / ".cmake/api/v1/query");
     std::ofstream(build / ".cmake/api/v1/query/codemodel-v2");
     fs::create_directories(torch_dir);
-    write_torch_config(torch_dir.string(), torch, torch_version(torch.include_dirs));
+    write_torch_config(torch_dir.string(), torch, torch_headers_version(torch.include_dirs));
     cuda = write_cuda_stand_in((base / "cuda-stand-in").string(), options.machine_cuda);
   } catch (const std::exception& e) {
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
@@ -95,7 +88,23 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                                    "-B", build.string(), "-G", "Unix Makefiles", "-Wno-dev",
                                    "-DTorch_DIR=" + torch_dir.string()};
   for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
-  const ChildResult run = run_timed(argv, build.string(), options.timeout_seconds);
+  std::vector<std::string> visible = torch.include_dirs;
+  if (cuda.real_toolkit) visible.push_back(cuda.toolkit_root);
+  BuildEnvironment env;
+  try {
+    env = make_build_environment({fs::canonical(base).string(), project_root.string(), "", visible, options.unconfined});
+    if (env.confined) hand_over_writable(env.confinement);
+  } catch (const std::exception& e) {
+    r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
+    return r;
+  }
+  const ChildResult run = run_timed(argv, build.string(), options.timeout_seconds, env.confined ? &env.confinement : nullptr);
+  if (run.sandbox_unavailable) {
+    r.failure = "it cannot be confined here (" + run.output.substr(run.output.find("sandbox unavailable: ") + 21) +
+                "), so it was not configured; --run-build=unconfined runs it anyway";
+    while (!r.failure.empty() && (r.failure.back() == '\n')) r.failure.pop_back();
+    return r;
+  }
   if (!run.started) {
     r.failure = options.cmake + " cannot be run";
     return r;
@@ -148,7 +157,8 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                        lists.string() + " (configured by cmake " + reply.cmake_version +
                            " in a scratch copy, read through the CMake File API)");
   if (!options.defines.empty()) r.facts.emplace_back("cmake -D", join(options.defines, " "));
-  const std::string version = torch_version(torch.include_dirs);
+  r.facts.emplace_back("build environment", "cmake ran " + env.how);
+  const std::string version = torch_headers_version(torch.include_dirs);
   r.facts.emplace_back("find_package(Torch)", "stand-in TorchConfig.cmake (Torch_VERSION " +
                                                   (version.empty() ? std::string("unknown: any asked for") : version) + "): " +
                                                   (torch.found() ? torch.how + ": " + join(torch_only_include_dirs(torch), " ")

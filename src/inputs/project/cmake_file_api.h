@@ -29,6 +29,8 @@ struct FileApiOptions {
   // Show CMake the machine's CUDA installation when it has one; false: the
   // stand-in toolkit always (as on a machine without CUDA).
   bool machine_cuda = true;
+  // Configure without the sandbox (the user asked: --run-build=unconfined).
+  bool unconfined = false;
 };
 
 struct FileApiResult {

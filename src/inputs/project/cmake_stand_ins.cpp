@@ -1,5 +1,7 @@
 #include "inputs/project/cmake_stand_ins.h"
 
+#include "inputs/project/environment/build_environment.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -112,7 +114,7 @@ CudaStandIn write_cuda_stand_in(const std::string& dir, bool machine_toolkit) {
     s.real_toolkit = true;
     s.version = search.found->version;
   }
-  if (s.version.empty()) s.version = "12.8";
+  if (s.version.empty()) s.version = kStandInCudaVersion;
   if (!s.real_toolkit) {
     // Empty files where FindCUDAToolkit and the CUDA language look; nothing
     // is compiled or linked against them.

@@ -3,6 +3,7 @@
 #include "common/input_error.h"
 #include "common/text.h"
 #include "inputs/project/cmake_file_api.h"
+#include "inputs/project/jit_load.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
 #include "inputs/project/stated_requirements.h"
@@ -104,6 +105,10 @@ CompileCommand setuptools_command(const ExtensionSpec& ext, const std::string& s
   return c;
 }
 
+// The directory, with a trailing separator: its parent_path() is then the
+// directory itself, where read_project_build looks for pyproject.toml.
+static std::string jit_dir(const std::string& dir) { return (fs::path(dir) / "").string(); }
+
 std::optional<std::string> find_build_description(const std::string& dir) {
   for (const char* name : {"build.toml", "setup.py", "pyproject.toml", "CMakeLists.txt"}) {
     const fs::path file = fs::path(dir) / name;
@@ -119,8 +124,19 @@ std::optional<std::string> find_build_description(const std::string& dir) {
         // Unreadable: reading it again later reports it with its name.
       }
     }
+    // A pyproject.toml that declares nothing (a ComfyUI node's registry
+    // entry) gives way to the cpp_extension.load() calls of the modules.
+    if (std::string(name) == "pyproject.toml") {
+      try {
+        const PyProject p = read_pyproject(file.string());
+        if (!p.scikit_build && p.extensions.empty() && !find_jit_load_files(dir).empty()) return jit_dir(dir);
+      } catch (const std::exception&) {
+      }
+    }
     return file.string();
   }
+  // Only Python modules that build extensions just-in-time: the directory.
+  if (!find_jit_load_files(dir).empty()) return jit_dir(dir);
   return std::nullopt;
 }
 
@@ -357,6 +373,7 @@ ProjectBuild setuptools_build(const std::string& file, const std::vector<Extensi
       proto.method = file.ends_with(".py") ? "setup.py read, not run" : "pyproject.toml read";
       proto.file = file;
       proto.line = ext.line;
+      proto.unresolved = src.ends_with(".cu") ? ext.unresolved_nvcc : ext.unresolved_cxx;
       add_to_configuration(b, proto, c);
     }
   }
@@ -394,6 +411,8 @@ namespace {
 ProjectBuild read_statically(const std::string& build_file, const TorchLocation& torch,
                              const std::vector<std::string>& defines) {
   const fs::path setup(build_file);
+  // A directory (find_build_description): its modules' cpp_extension.load() calls.
+  if (std::error_code ec; fs::is_directory(setup, ec)) return read_jit_load_build(build_file, {}, torch, defines);
   if (setup.filename() == "CMakeLists.txt") return read_cmake_build(build_file, torch, defines);
   if (setup.filename() == "build.toml") return read_kernel_builder_build(build_file, torch, defines);
   if (setup.filename() == "pyproject.toml") return read_pyproject_build(build_file, torch, defines);
@@ -403,6 +422,16 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
     ProjectBuild b = read_cmake_build((setup.parent_path() / "CMakeLists.txt").string(), torch, defines);
     b.facts.insert(b.facts.begin(), {"setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was read"});
     return b;
+  }
+  if (spec.extensions.empty()) {
+    // The package builds its extensions just-in-time instead.
+    if (auto jit = find_jit_load_files(setup.parent_path().string()); !jit.empty()) {
+      ProjectBuild b = read_jit_load_build(setup.parent_path().string(), jit, torch, defines);
+      b.notes.insert(b.notes.begin(), spec.notes.begin(), spec.notes.end());
+      b.facts.insert(b.facts.begin(),
+                     {"setup.py", "declares no CppExtension or CUDAExtension: cpp_extension.load() calls were read"});
+      return b;
+    }
   }
   return setuptools_build(setup.string(), spec.extensions, std::move(spec.notes), /*build_extension=*/true, torch,
                           defines);
@@ -486,6 +515,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       api.defines = entry->defines;
       api.timeout_seconds = options.timeout_seconds;
       api.copy_root = entry->copy_root;
+      api.unconfined = options.unconfined;
       FileApiResult run = configure_with_file_api(entry->lists, torch, api);
       if (run.ok) {
         ProjectBuild b;

@@ -31,6 +31,9 @@ struct ProjectOptions {
   std::string platform = "linux";  // whose sys.platform / os.name branch is linted
   std::string python = "python3";  // the interpreter that runs setup.py
   int timeout_seconds = 120;       // per child process
+  // Run the build script without the sandbox (--run-build=unconfined): only
+  // when the user asks, never as a fallback.
+  bool unconfined = false;
 };
 
 // The torch requirement the project states (setup(install_requires=...),
@@ -56,12 +59,16 @@ struct ProjectBuild {
 // The build description of `dir` that torchabi reads: kernel-builder's
 // build.toml, else setup.py, else a pyproject.toml that declares extensions
 // (setuptools ext-modules) or builds with scikit-build-core, else
-// CMakeLists.txt; nullopt when it has none.
+// CMakeLists.txt; else, when only its Python modules build extensions with
+// torch.utils.cpp_extension.load()/load_inline() (jit_load.h), `dir` itself
+// with a trailing separator (also when its pyproject.toml declares nothing);
+// nullopt when it has none.
 std::optional<std::string> find_build_description(const std::string& dir);
 
 // Reads `build_file` (from find_build_description). A setup.py that declares
 // no CppExtension/CUDAExtension (one that drives CMake) gives way to the
-// CMakeLists.txt next to it. `defines` are -D NAME[=VALUE]: compile macros
+// CMakeLists.txt next to it, else to the cpp_extension.load() calls of the
+// project's modules; a directory is read for those calls only. `defines` are -D NAME[=VALUE]: compile macros
 // for setup.py, cache variables (as `cmake -D`) for CMake. Throws InputError
 // naming the file when it cannot be read or parsed.
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,

@@ -17,12 +17,33 @@ The installed torch's cpp_extension is used when it imports; otherwise
 stand-in modules give setuptools Extensions without torch's include paths
 (torchabi adds the headers it was told to use).
 
-Exit status: 0 with the JSON written; 1 when the script raised, with one line
-"FILE:LINE: Type: message" on stderr, last; 2 on bad usage.
+What a build machine has and the scratch copy lacks is given, and each is
+named in the output's "given" list so the report can say what was assumed:
+- the stand-in torch is built from --torch-surface (rules/project/
+  torch_surface.json, generated from a real torch by
+  scripts/gen-torch-surface.py): every name a real torch.utils.cpp_extension,
+  torch.version, torch.cuda and torch._C define, and a permissive value for
+  any other name a script reads;
+- a module the script imports that the interpreter lacks (a build-only
+  package: wheel, packaging, setuptools_git_versioning) is a permissive
+  stand-in;
+- a file of the project the script opens for reading that is not there
+  (README.md, version.txt) is created empty (a version file: 0.0.0);
+- a git submodule (.gitmodules) that is not checked out is an empty
+  directory, and every path below it "exists".
+When the script raises after constructing extensions, those are recorded
+("partial" names the error): what it built before failing is kept.
+
+Exit status: 0 with the JSON written; 1 when the script raised before
+constructing anything, with one line "FILE:LINE: Type: message" on stderr,
+last; 2 on bad usage.
 """
 
 import argparse
 import builtins
+import importlib.abc
+import importlib.util
+import io
 import json
 import os
 import sys
@@ -40,19 +61,23 @@ def parse_args():
     p.add_argument("--platform", default="linux", choices=sorted(PLATFORMS))
     p.add_argument("--out", required=True)
     p.add_argument("--cuda-home", required=True)
+    p.add_argument("--cuda-version", default=STANDIN_CUDA_VERSION)
     p.add_argument("--no-torch", action="store_true", help="use the stand-in cpp_extension even if torch imports")
+    p.add_argument("--no-cuda", action="store_true", help="CUDA unavailable: the script's CPU configuration")
+    p.add_argument("--torch-surface", help="rules/project/torch_surface.json")
+    p.add_argument("--torch-version", help="the release of the headers in use (the stand-in's __version__)")
     p.add_argument("setup_py")
     return p.parse_args()
 
 
-def make_cuda_home(path):
+def make_cuda_home(path, version):
     """An empty CUDA toolkit whose nvcc only tells its version: scripts ask it."""
     for d in ("bin", "include", "lib64"):
         os.makedirs(os.path.join(path, d), exist_ok=True)
     nvcc = os.path.join(path, "bin", "nvcc")
     with open(nvcc, "w") as f:
         f.write("#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
-                f"echo 'Cuda compilation tools, release {STANDIN_CUDA_VERSION}, V{STANDIN_CUDA_VERSION}.0'\n")
+                f"echo 'Cuda compilation tools, release {version}, V{version}.0'\n")
     os.chmod(nvcc, 0o755)
 
 
@@ -111,20 +136,210 @@ class Recorder:
         return None
 
 
-def standin_torch(cuda_home, setuptools):
-    """Modules torch, torch.version, torch.cuda, torch.utils and
-    torch.utils.cpp_extension with what build scripts use of them."""
+class Given:
+    """What the run was given that a build machine would have had."""
+
+    def __init__(self):
+        self.items = []  # (what, detail), in order, once each
+        self.seen = set()
+
+    def add(self, what, detail):
+        if (what, detail) not in self.seen:
+            self.seen.add((what, detail))
+            self.items.append((what, detail))
+
+
+class Permissive:
+    """The stand-in's value for a name it does not model: a value, a
+    callable, a base class, a context manager, an empty iterable, a version
+    that passes minimum-version checks. Reading one is recorded."""
+
+    def __init__(self, name, given):
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_given", given)
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return Permissive(f"{self._name}.{attr}", self._given)
+
+    def __call__(self, *args, **kwargs):
+        return Permissive(f"{self._name}()", self._given)
+
+    def __mro_entries__(self, bases):
+        return (object,)
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self):
+        return 0
+
+    def __getitem__(self, key):
+        return Permissive(f"{self._name}[]", self._given)
+
+    def __contains__(self, item):
+        return False
+
+    def __bool__(self):
+        return True
+
+    def __str__(self):
+        return "0.0.0"
+
+    __fspath__ = __str__
+
+    def __int__(self):
+        return 0
+
+    __index__ = __int__
+
+    def __float__(self):
+        return 0.0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __eq__(self, other):
+        return other is self
+
+    def __hash__(self):
+        return id(self)
+
+    # "new enough": checks such as `if v < min: raise` pass.
+    def __lt__(self, other):
+        return False
+
+    __le__ = __lt__
+
+    def __gt__(self, other):
+        return True
+
+    __ge__ = __gt__
+
+
+def permissive_module(name, given, why):
+    module = types.ModuleType(name)
+    module.__path__ = []  # a package: `from x.y import z` works too
+    module.__file__ = None
+
+    def missing(attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        given.add("stand-in", f"{name}.{attr} ({why})")
+        return Permissive(f"{name}.{attr}", given)
+
+    module.__getattr__ = missing
+    return module
+
+
+def from_project(project):
+    """True when the import being resolved was written in the project's code."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if not file.startswith("<frozen") and "importlib" not in file:
+            return inside(file, project)
+        frame = frame.f_back
+    return False
+
+
+class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Last on sys.meta_path: a module the project imports that no finder
+    has (a build-only package) is a permissive stand-in."""
+
+    def __init__(self, project, given):
+        self.project, self.given, self.made = project, given, set()
+
+    def find_spec(self, name, path, target=None):
+        top = name.split(".")[0]
+        if name != top and top not in self.made:
+            return None  # a real package lacks a submodule: its own error
+        if top in ("torch",) or not from_project(self.project):
+            return None
+        self.made.add(top)
+        if name == top:
+            self.given.add("module", f"{name} (not installed in this interpreter: a permissive stand-in)")
+        return importlib.util.spec_from_loader(name, self, is_package=True)
+
+    def create_module(self, spec):
+        return permissive_module(spec.name, self.given, "not installed")
+
+    def exec_module(self, module):
+        pass
+
+
+def alias_vendored(given):
+    """packaging is vendored by setuptools: the real thing beats a stand-in."""
+    try:
+        import packaging  # noqa: F401
+        return
+    except ImportError:
+        pass
+    try:
+        import setuptools.extern.packaging as vendored
+        import setuptools.extern.packaging.version  # noqa: F401
+        import setuptools.extern.packaging.specifiers  # noqa: F401
+    except ImportError:
+        return
+    for name, module in list(sys.modules.items()):
+        if name.startswith("setuptools.extern.packaging"):
+            sys.modules[name.replace("setuptools.extern.", "", 1)] = module
+    sys.modules["packaging"] = vendored
+    given.add("module", "packaging (setuptools' vendored copy)")
+
+
+def load_surface(path):
+    if not path:
+        return {}
+    try:
+        with open(path) as f:
+            return json.load(f).get("modules", {})
+    except (OSError, ValueError):
+        return {}
+
+
+def fill_from_surface(module, names, given):
+    """Every name of the real module the stand-in does not set itself:
+    constants with their real values, functions and classes permissive."""
+    for name, entry in names.items():
+        if hasattr(module, name) or (name.startswith("__") and name.endswith("__")):
+            continue
+        kind = entry.get("kind")
+        if kind == "constant" and "value" in entry:
+            setattr(module, name, entry["value"])
+        elif kind == "constant" and entry.get("type") in ("_bool", "bool"):
+            setattr(module, name, False)
+        else:
+            setattr(module, name, Permissive(f"{module.__name__}.{name}", given))
+    module.__getattr__ = permissive_module(module.__name__, given, "not in the real module either").__getattr__
+
+
+def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, given):
+    """Modules torch, torch.version, torch._C, torch.cuda, torch.utils and
+    torch.utils.cpp_extension with what build scripts use of them: the names
+    of the real modules (surface), the values of the headers in use."""
     from setuptools.command.build_ext import build_ext
 
     torch = types.ModuleType("torch")
-    torch.__version__ = STANDIN_TORCH_VERSION
+    torch.__version__ = torch_version
     torch.__file__ = None
+    torch.__path__ = []
     version = types.ModuleType("torch.version")
-    version.__version__ = STANDIN_TORCH_VERSION
-    version.cuda = STANDIN_CUDA_VERSION
+    version.__version__ = torch_version
+    version.cuda = cuda_version
     version.hip = None
+    version.git_version = "0" * 40
+    version.debug = False
+    c = types.ModuleType("torch._C")
+    # Every torch since 2.7 (and Debian's) is built with the new libstdc++ ABI.
+    c._GLIBCXX_USE_CXX11_ABI = True
     cuda = types.ModuleType("torch.cuda")
     utils = types.ModuleType("torch.utils")
+    utils.__path__ = []
     ext = types.ModuleType("torch.utils.cpp_extension")
 
     def CppExtension(name, sources, *args, **kwargs):
@@ -144,11 +359,10 @@ def standin_torch(cuda_home, setuptools):
         f.__module__ = ext.__name__  # what build_ext_of() looks for
     ext.CppExtension = CppExtension
     ext.CUDAExtension = CUDAExtension
+    ext.SyclExtension = CppExtension
     ext.BuildExtension = BuildExtension
     ext.CUDA_HOME = cuda_home
-    ext.ROCM_HOME = None
-    ext.SYCL_HOME = None
-    ext.CUDNN_HOME = None
+    ext.ROCM_HOME = ext.HIP_HOME = ext.SYCL_HOME = ext.CUDNN_HOME = ext.ROCM_VERSION = None
     ext.IS_HIP_EXTENSION = False
     ext.include_paths = lambda *a, **k: []
     ext.library_paths = lambda *a, **k: []
@@ -160,24 +374,124 @@ def standin_torch(cuda_home, setuptools):
     ext.verify_ninja_availability = lambda: None
     ext.get_default_build_root = lambda: os.path.join(os.getcwd(), "build")
     ext._is_cuda_file = lambda path: os.path.splitext(path)[1] in (".cu", ".cuh")
+    ext.get_cxx_compiler = lambda: "c++"
+    ext.check_compiler_ok_for_platform = lambda compiler: True
+    ext.get_compiler_abi_compatibility_and_version = lambda compiler: (True, (12, 2, 0))
+    ext._get_num_workers = lambda verbose: 1
     torch.version = version
+    torch._C = c
     torch.cuda = cuda
     torch.utils = utils
     utils.cpp_extension = ext
-    for m in (torch, version, cuda, utils, ext):
+    for m in (torch, version, c, cuda, utils, ext):
         sys.modules[m.__name__] = m
+    for m in (torch, version, c, cuda, ext):
+        fill_from_surface(m, surface.get(m.__name__, {}), given)
+    # torch.cuda's functions are read before cuda_looks_available sets them.
+    utils.__getattr__ = permissive_module("torch.utils", given, "not modelled").__getattr__
+    given.add("torch", f"stand-in torch {torch_version} (the headers' release), CUDA {cuda_version}")
     return torch, ext
 
 
-def cuda_looks_available(torch, cpp_extension, cuda_home):
+def cuda_looks_available(torch, cpp_extension, cuda_home, cuda_version):
     cpp_extension.CUDA_HOME = cuda_home
     cpp_extension.ROCM_HOME = None
     if getattr(torch.version, "cuda", None) is None:
-        torch.version.cuda = STANDIN_CUDA_VERSION
+        torch.version.cuda = cuda_version
     torch.cuda.is_available = lambda: True
     torch.cuda.device_count = lambda: 1
     torch.cuda.get_device_capability = lambda *a, **k: (8, 0)
     torch.cuda.get_device_name = lambda *a, **k: "stand-in"
+
+
+def cuda_unavailable(torch, cpp_extension):
+    cpp_extension.CUDA_HOME = None
+    for name in ("CUDA_HOME", "CUDA_PATH", "FORCE_CUDA"):
+        os.environ.pop(name, None)
+    torch.cuda.is_available = lambda: False
+    torch.cuda.device_count = lambda: 0
+
+
+class Placeholders:
+    """Files a script reads that a checkout has and the copy lacks."""
+
+    def __init__(self, project, given):
+        self.project, self.given = project, given
+        self.submodules = []
+        self.original_exists = {}
+
+    def read_submodules(self):
+        path = os.path.join(self.project, ".gitmodules")
+        try:
+            with open(path) as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return
+        for line in lines:
+            key, _, value = line.strip().partition("=")
+            if key.strip() != "path":
+                continue
+            sub = os.path.normpath(os.path.join(self.project, value.strip()))
+            if not inside(sub, self.project):
+                continue
+            try:
+                present = bool(os.listdir(sub))
+            except OSError:
+                present = False
+            if not present:
+                os.makedirs(sub, exist_ok=True)
+                self.submodules.append(sub)
+                self.given.add("submodule", f"{os.path.relpath(sub, self.project)} (not checked out: an empty placeholder)")
+
+    def in_submodule(self, path):
+        try:
+            p = os.path.abspath(os.fspath(path))
+        except TypeError:
+            return False
+        return any(inside(p, s) for s in self.submodules)
+
+    def missing_file(self, path, mode):
+        """Creates `path` when the script reads a project file that is not there."""
+        if any(m in mode for m in "wax+"):
+            return
+        try:
+            p = os.path.abspath(os.fspath(path))
+        except TypeError:
+            return
+        if not inside(p, self.project) or os.path.exists(p):
+            return
+        name = os.path.basename(p).lower()
+        text = "0.0.0\n" if "version" in name else ""
+        try:
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with io.open(p, "w") as f:
+                f.write(text)
+        except OSError:
+            return
+        self.given.add("file", f"{os.path.relpath(p, self.project)} (missing: created {'with 0.0.0' if text else 'empty'})")
+
+    def install(self):
+        placeholders = self
+        original_open = builtins.open
+
+        def open_(file, mode="r", *args, **kwargs):
+            if isinstance(file, (str, bytes, os.PathLike)) and not isinstance(file, bytes):
+                placeholders.missing_file(file, mode)
+            return original_open(file, mode, *args, **kwargs)
+
+        builtins.open = open_
+        io.open = open_
+        for module, name in ((os.path, "exists"), (os.path, "isdir"), (os.path, "isfile"), (os.path, "lexists")):
+            original = getattr(module, name)
+
+            def check(path, _original=original, _name=name):
+                if _original(path):
+                    return True
+                if placeholders.in_submodule(path):
+                    return _name != "isdir" or not os.path.splitext(os.fspath(path))[1]
+                return False
+
+            setattr(module, name, check)
 
 
 def emulate_platform(name, cpp_extension):
@@ -306,19 +620,30 @@ def fail(line):
     print(line, file=sys.stderr, flush=True)
 
 
+def write_report(path, recorder, project, info, given, partial=None):
+    data = report(recorder, project, info)
+    data["given"] = [list(g) for g in given.items]
+    data["partial"] = partial
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1)
+
+
 def main():
     args = parse_args()
     script = os.path.abspath(args.setup_py)
     project = os.path.dirname(script)
     args.out, args.cuda_home = os.path.abspath(args.out), os.path.abspath(args.cuda_home)
-    make_cuda_home(args.cuda_home)
-    os.environ.update({"CUDA_HOME": args.cuda_home, "CUDA_PATH": args.cuda_home, "FORCE_CUDA": "1"})
+    make_cuda_home(args.cuda_home, args.cuda_version)
+    if not args.no_cuda:
+        os.environ.update({"CUDA_HOME": args.cuda_home, "CUDA_PATH": args.cuda_home, "FORCE_CUDA": "1"})
     os.chdir(project)
     sys.path[0] = project  # as `python setup.py` has it
     sys.dont_write_bytecode = True
+    given = Given()
 
     info = {"python": "%d.%d" % sys.version_info[:2], "python_include": sysconfig.get_paths()["include"],
-            "platform": args.platform, "cuda_home": args.cuda_home, "project": project, "torch": None}
+            "platform": args.platform, "cuda_home": None if args.no_cuda else args.cuda_home, "project": project,
+            "torch": None, "cuda": not args.no_cuda}
     import setuptools  # noqa: F401  (before the stand-ins and the emulation)
     import setuptools.command.build_ext  # noqa: F401
     import setuptools.extension  # noqa: F401
@@ -338,8 +663,12 @@ def main():
                 del sys.modules[name]
             torch = cpp_extension = None
     if cpp_extension is None:
-        torch, cpp_extension = standin_torch(args.cuda_home, setuptools)
-    cuda_looks_available(torch, cpp_extension, args.cuda_home)
+        torch, cpp_extension = standin_torch(args.cuda_home, setuptools, load_surface(args.torch_surface),
+                                             args.torch_version or STANDIN_TORCH_VERSION, args.cuda_version, given)
+    if args.no_cuda:
+        cuda_unavailable(torch, cpp_extension)
+    else:
+        cuda_looks_available(torch, cpp_extension, args.cuda_home, args.cuda_version)
 
     recorder = Recorder(project)
     recorder.hook_extension(setuptools)
@@ -352,23 +681,29 @@ def main():
         distutils.core.setup = record
     except ImportError:
         pass
+    alias_vendored(given)
+    sys.meta_path.append(MissingModules(project, given))
+    placeholders = Placeholders(project, given)
+    placeholders.read_submodules()
+    placeholders.install()
     emulate_platform(args.platform, cpp_extension)
     sys.argv = ["setup.py", "build_ext"]
 
     with open(script, "rb") as f:
         code = compile(f.read(), script, "exec")
     scope = {"__name__": "__main__", "__file__": script, "__builtins__": builtins}
+    failure = None
     try:
         exec(code, scope)
     except SystemExit as e:
         if e.code not in (None, 0):
-            fail(f"setup.py exited with {e.code}")
-            return 1
+            failure = f"setup.py exited with {e.code}"
     except BaseException as e:  # noqa: B902  the script's failure, whatever it is
-        fail(one_line(e, project))
+        failure = one_line(e, project)
+    if failure is not None and not recorder.created and not recorder.setup_calls:
+        fail(failure)  # nothing constructed: the failure is the answer
         return 1
-    with open(args.out, "w") as f:
-        json.dump(report(recorder, project, info), f, indent=1)
+    write_report(args.out, recorder, project, info, given, failure)
     return 0
 
 

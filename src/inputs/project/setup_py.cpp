@@ -20,10 +20,18 @@ struct SetupPyReader {
   std::string dir;
   SetupPy& out;
 
+  // The flags of the extension being read that `note` marks unresolved.
+  ExtensionSpec* current = nullptr;
+  enum Compilers { kCxx = 1, kNvcc = 2, kBoth = 3 };
+  int marks = kBoth;  // which compilers a note while reading flags concerns
+
   void note(const Value& v, const std::string& what, const std::string& how) {
     const Value* u = v.first_unresolved();
-    out.notes.push_back({path, u && u->line ? u->line : v.line,
-                         what + " is computed when setup.py runs (" + (u ? u->why : "not a literal") + "): " + how});
+    const std::string why = what + " is computed when setup.py runs (" + (u ? u->why : "not a literal") + ")";
+    out.notes.push_back({path, u && u->line ? u->line : v.line, why + ": " + how});
+    if (!current) return;
+    if ((marks & kCxx) && current->unresolved_cxx.empty()) current->unresolved_cxx = why;
+    if ((marks & kNvcc) && current->unresolved_nvcc.empty()) current->unresolved_nvcc = why;
   }
 
   std::string absolute(const std::string& p) const {
@@ -58,6 +66,8 @@ struct SetupPyReader {
     if (sources)
       for (auto& s : strings(*sources, "the sources of " + label(e), "lint those files with a compile database"))
         e.sources.push_back(absolute(s));
+    current = &e;
+    marks = kBoth;
     if (const Value* inc = c.kwarg("include_dirs"))
       for (auto& s : strings(*inc, "include_dirs of " + label(e), "lint those files with a compile database"))
         e.include_dirs.push_back(absolute(s));
@@ -67,6 +77,7 @@ struct SetupPyReader {
       if (lim->kind == Value::Kind::Bool) e.py_limited_api = lim->b;
       else note(*lim, "py_limited_api of " + label(e), "set it in the config");
     }
+    current = nullptr;
     out.extensions.push_back(std::move(e));
   }
 
@@ -106,8 +117,10 @@ struct SetupPyReader {
         note(k, "a key of extra_compile_args of " + label(e), how);
         continue;
       }
+      marks = k.s == "cxx" ? kCxx : k.s == "nvcc" ? kNvcc : 0;
       if (k.s == "cxx") e.cxx_args = strings(val, "extra_compile_args['cxx'] of " + label(e), how);
       else if (k.s == "nvcc") e.nvcc_args = strings(val, "extra_compile_args['nvcc'] of " + label(e), how);
+      marks = kBoth;
     }
   }
 };

@@ -27,6 +27,9 @@ struct ExtensionSpec {
   std::vector<std::string> cxx_args;   // extra_compile_args (a list, or its "cxx" entry)
   std::vector<std::string> nvcc_args;  // extra_compile_args["nvcc"]
   bool py_limited_api = false;
+  // What of each compiler's flags the reader could not determine ("" when
+  // everything was read): findings must not take it as absent.
+  std::string unresolved_cxx, unresolved_nvcc;
 };
 
 struct SetupPy {

@@ -14,8 +14,10 @@
 #include "common/input_error.h"
 #include "common/json_io.h"
 #include "common/text.h"
+#include "inputs/project/environment/build_environment.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
+#include "inputs/rules_source.h"
 #include "inputs/project/timed_child.h"
 
 namespace torchabi::inputs {
@@ -48,6 +50,12 @@ struct Recording {
   std::string build_ext;         // the class otherwise ("" for none)
   std::vector<StatedRequirement> requirements;
   std::vector<RecordedExtension> extensions;
+  // What the run was given that a build machine has (stand-in modules,
+  // placeholder files, submodules), and the error the script raised after
+  // constructing extensions ("" when it finished).
+  std::vector<std::pair<std::string, std::string>> given;
+  std::string partial;
+  bool cuda = true;  // run with CUDA available
 };
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
@@ -88,13 +96,18 @@ Recording parse_recording(const std::string& text, const std::string& copy_root,
   r.platform = j.value("platform", "");
   r.python = j.value("python", "");
   r.python_include = j.value("python_include", "");
-  r.cuda_home = j.value("cuda_home", "");
+  r.cuda_home = j["cuda_home"].is_string() ? j["cuda_home"].get<std::string>() : std::string();  // null: CUDA unavailable
   if (const json& t = j["torch"]; t.is_object()) {
     r.real_torch = true;
     r.torch_version = t.value("version", "");
     r.cpp_extension = t.value("cpp_extension", "");
     r.torch_include_paths = paths(t["include_paths"]);
   }
+  for (const auto& g : j.value("given", json::array()))
+    if (g.is_array() && g.size() == 2 && g[0].is_string() && g[1].is_string())
+      r.given.emplace_back(g[0].get<std::string>(), replace_all(g[1].get<std::string>(), copy_root, project_dir));
+  if (const json& p = j["partial"]; p.is_string()) r.partial = replace_all(p.get<std::string>(), copy_root, project_dir);
+  r.cuda = j.value("cuda", true);
   const json& build_ext = j["build_ext"];
   r.build_ext = build_ext.is_string() ? build_ext.get<std::string>() : "";
   r.build_extension = r.build_ext == "BuildExtension";
@@ -334,6 +347,12 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     const fs::path tmp = fs::canonical(scratch.path());
     const fs::path recorder = tmp / "record_setup.py";
     std::ofstream(recorder, std::ios::binary) << generated::kRecordSetupPy;
+    BuildEnvironment env = make_build_environment({tmp.string(), project.string(), options.python, torch.include_dirs,
+                                                   options.unconfined});
+    // The stand-in torch's names, from a real torch (scripts/gen-torch-surface.py).
+    const fs::path surface = tmp / "torch_surface.json";
+    std::ofstream(surface, std::ios::binary) << RulesSource::current().read("project/torch_surface.json").value_or("{}");
+    const std::string headers_release = torch_headers_version(torch.include_dirs);
     std::vector<PlatformRun> runs;
     for (const char* platform : kPlatforms) {
       PlatformRun run;
@@ -343,27 +362,31 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       fs::create_directories(run.copy_root);
       copy_project_tree(project.string(), run.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
       run.out = tmp / (run.platform + ".json");
-      run.argv = {options.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
-                  "--cuda-home", (tmp / ("cuda-" + run.platform)).string()};
+      run.argv = {env.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
+                  "--cuda-home", (tmp / ("cuda-" + run.platform)).string(), "--cuda-version", kStandInCudaVersion,
+                  "--torch-surface", surface.string()};
+      if (!headers_release.empty()) run.argv.insert(run.argv.end(), {"--torch-version", headers_release});
       if (which == RecorderTorch::StandIn) run.argv.push_back("--no-torch");
       run.argv.push_back((run.copy_root / script.filename()).string());
       runs.push_back(std::move(run));
     }
+    if (env.confined) hand_over_writable(env.confinement);
     {
+      const Confinement* confine = env.confined ? &env.confinement : nullptr;
       std::vector<std::jthread> threads;
       for (auto& run : runs)
-        threads.emplace_back([&run, &options] { run.result = run_timed(run.argv, run.copy_root.string(), options.timeout_seconds); });
+        threads.emplace_back([&run, &options, confine] {
+          run.result = run_timed(run.argv, run.copy_root.string(), options.timeout_seconds, confine);
+        });
     }
     ProjectBuild b;
     b.build_file = script.string();
     b.db.path = script.string();
     std::optional<Recording> on_linux;  // what the facts describe and compare with
     std::set<std::string> missing;
-    for (const PlatformRun& run : runs) {
+    // What one run recorded, or why it recorded nothing.
+    auto outcome = [&](const PlatformRun& run, std::string& why) -> std::optional<Recording> {
       const ChildResult& r = run.result;
-      const bool required = run.platform == "linux" || run.platform == options.platform;
-      std::string why;
-      std::optional<Recording> rec;
       if (!r.started) why = r.output.empty() ? options.python + " cannot be run" : last_line(r.output);
       else if (r.timed_out) why = "it did not finish within " + std::to_string(options.timeout_seconds) + " s";
       else if (r.exit_code != 0) {
@@ -371,10 +394,49 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         if (why.empty()) why = options.python + " exited with status " + std::to_string(r.exit_code);
       } else {
         try {
-          rec = parse_recording(read_file(run.out), run.copy_root.string(), project.string(), script.string());
+          return parse_recording(read_file(run.out), run.copy_root.string(), project.string(), script.string());
         } catch (const std::exception& e) {
           why = std::string("the recorder's output cannot be read: ") + e.what();
         }
+      }
+      return std::nullopt;
+    };
+    for (PlatformRun& run : runs) {
+      const ChildResult& r = run.result;
+      const bool required = run.platform == "linux" || run.platform == options.platform;
+      if (r.sandbox_unavailable) {
+        result.failure = "it cannot be confined here (" + last_line(r.output).substr(sizeof("sandbox unavailable: ") - 1) +
+                         "), so it was not run; --run-build=unconfined runs it anyway";
+        result.not_confinable = true;
+        return result;
+      }
+      std::string why;
+      std::optional<Recording> rec = outcome(run, why);
+      if (!rec && required && !r.timed_out && r.started) {
+        // Scripts that insist on a CUDA toolchain they can use (an nvcc that
+        // compiles, a GPU) fail where CUDA looks available: their CPU
+        // configuration is still a configuration the build ships.
+        PlatformRun cpu = run;
+        cpu.copy_root = tmp / (run.platform + "-cpu") / project.filename();
+        cpu.out = tmp / (run.platform + "-cpu.json");
+        fs::create_directories(cpu.copy_root);
+        copy_project_tree(project.string(), cpu.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
+        for (auto& a : cpu.argv) {
+          if (a == run.out.string()) a = cpu.out.string();
+          if (a == (run.copy_root / script.filename()).string()) a = (cpu.copy_root / script.filename()).string();
+        }
+        cpu.argv.insert(cpu.argv.end() - 1, "--no-cuda");
+        if (env.confined) hand_over_writable(env.confinement);
+        cpu.result = run_timed(cpu.argv, cpu.copy_root.string(), options.timeout_seconds,
+                               env.confined ? &env.confinement : nullptr);
+        std::string cpu_why;
+        rec = outcome(cpu, cpu_why);
+        if (!rec && cpu_why != why) why += "; with CUDA unavailable: " + cpu_why;
+        if (rec)
+          b.notes.push_back({script.string(), 0,
+                             "setup.py failed with CUDA available (" + why +
+                                 "): its configuration with CUDA unavailable was recorded instead, so CUDA sources "
+                                 "and flags it adds only with CUDA are not analysed"});
       }
       if (!rec) {
         if (required) {
@@ -385,6 +447,11 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                                                    "): its " + run.platform + " branches are not compared"});
         continue;
       }
+      if (!rec->partial.empty() && required)
+        b.notes.push_back({script.string(), 0,
+                           "setup.py raised after constructing " + std::to_string(rec->extensions.size()) +
+                               " extension" + (rec->extensions.size() == 1 ? "" : "s") + " (" + rec->partial +
+                               "): what it constructed is analysed; extensions it would have made later are not"});
       add_configurations(b, *rec, project.string(), torch, options.defines, missing);
       if (run.platform == "linux") on_linux = std::move(rec);
     }
@@ -397,6 +464,11 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     }
     b.requirements = on_linux->requirements;
     add_facts(b, *on_linux, torch);
+    b.facts.emplace_back("build environment", "setup.py ran " + env.how);
+    // One fact per kind: the JSON report keys facts by name.
+    std::map<std::string, std::string> given;
+    for (const auto& [what, detail] : on_linux->given) given[what] += (given[what].empty() ? "" : "; ") + detail;
+    for (const auto& [what, details] : given) b.facts.emplace_back("given to setup.py: " + what, details);
     result.build = std::move(b);
   } catch (const InputError& e) {
     result.failure = e.line();

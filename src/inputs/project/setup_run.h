@@ -29,6 +29,8 @@ struct SetupRunResult {
   // No build because the script declared no extension with sources (a
   // script that drives CMake, typically).
   bool no_extensions = false;
+  // No build because the script could not be confined here (no namespaces).
+  bool not_confinable = false;
 };
 
 // Runs `setup_py` with options.python, options.timeout_seconds per run;

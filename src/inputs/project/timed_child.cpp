@@ -13,39 +13,61 @@ namespace torchabi::inputs {
 
 namespace {
 
+struct ExecArgs {
+  char* const* argv;
+};
+
+void exec_program(void* p) {
+  char* const* argv = static_cast<ExecArgs*>(p)->argv;
+  execvp(argv[0], argv);
+  dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+  _exit(127);
+}
+
 // In the child: never returns. Exit code 127 with the reason on the pipe
-// when the program cannot be executed.
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::string& cwd, int out_fd) {
+// when the program cannot be executed. Everything it uses was made before
+// the fork (the parent has other threads).
+[[noreturn]] void exec_child(ExecArgs& args, const std::string& cwd, int out_fd, const Confinement* confine,
+                             char* const* envp) {
   setpgid(0, 0);
   const int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
   dup2(out_fd, STDOUT_FILENO);
   dup2(out_fd, STDERR_FILENO);
+  if (confine) enter_sandbox_and_run(*confine, cwd, envp, exec_program, &args);
   if (chdir(cwd.c_str()) != 0) {
     dprintf(STDERR_FILENO, "cannot enter %s: %s\n", cwd.c_str(), strerror(errno));
     _exit(127);
   }
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  execvp(args[0], args.data());
-  dprintf(STDERR_FILENO, "cannot run %s: %s\n", args[0], strerror(errno));
+  exec_program(&args);
   _exit(127);
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
 }
 
 }  // namespace
 
-ChildResult run_timed(const std::vector<std::string>& argv, const std::string& cwd, int timeout_seconds) {
+ChildResult run_timed(const std::vector<std::string>& argv, const std::string& cwd, int timeout_seconds,
+                      const Confinement* confine) {
   ChildResult r;
   int fds[2];
   if (argv.empty() || pipe2(fds, O_CLOEXEC) != 0) return r;
+  std::vector<std::string> argv_copy = argv;
+  std::vector<std::string> env = confine ? environment_entries(*confine) : std::vector<std::string>();
+  std::vector<char*> argv_ptrs = pointers(argv_copy), env_ptrs = pointers(env);
+  ExecArgs args{argv_ptrs.data()};
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
     return r;
   }
-  if (pid == 0) exec_child(argv, cwd, fds[1]);
+  if (pid == 0) exec_child(args, cwd, fds[1], confine, env_ptrs.data());
   // Also from the parent, so that a kill right after fork reaches the group.
   setpgid(pid, pid);
   close(fds[1]);
@@ -81,7 +103,9 @@ ChildResult run_timed(const std::vector<std::string>& argv, const std::string& c
   }
   if (!r.timed_out) kill(-pid, SIGKILL);  // leftovers of the group, if any
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.started = !(r.exit_code == 127 && r.output.starts_with("cannot "));
+  r.sandbox_unavailable = confine && r.exit_code == kSandboxUnavailable &&
+                          r.output.find("sandbox unavailable: ") != std::string::npos;
+  r.started = !r.sandbox_unavailable && !(r.exit_code == 127 && r.output.starts_with("cannot "));
   return r;
 }
 

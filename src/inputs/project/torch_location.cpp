@@ -1,6 +1,8 @@
 #include "inputs/project/torch_location.h"
 
 #include "common/regex.h"
+#include "common/text.h"
+#include "common/version.h"
 #include "inputs/python/run_python.h"
 
 #include <filesystem>
@@ -75,6 +77,14 @@ TorchLocation locate_torch(const std::string& torch_include, const std::string& 
   read_cpp_extension_defaults(lines[1], loc);
   loc.how = "torch " + lines[0] + " of " + python + " (" + fs::path(lines[1]).parent_path().parent_path().string() + ")";
   return loc;
+}
+
+std::string torch_headers_version(const std::vector<std::string>& include_dirs) {
+  for (const auto& d : include_dirs)
+    for (const char* rel : {"torch/headeronly/version.h", "torch/csrc/api/include/torch/version.h", "torch/version.h"})
+      if (auto v = TorchVersion::from_version_header(text::read_file_or_empty(std::filesystem::path(d) / rel)))
+        return std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+  return "";
 }
 
 }  // namespace torchabi::inputs

@@ -22,6 +22,10 @@ struct TorchLocation {
 // the environment's Python, never the project's code).
 TorchLocation locate_torch(const std::string& torch_include, const std::string& python = "python3");
 
+// The release of the torch headers in `include_dirs` ("2.14.1"), from their
+// version.h; "" when none says.
+std::string torch_headers_version(const std::vector<std::string>& include_dirs);
+
 // The C++ standard and Py_LIMITED_API value that a cpp_extension.py uses.
 void read_cpp_extension_defaults(const std::string& cpp_extension_py, TorchLocation& into);
 

@@ -71,7 +71,9 @@ public:
     }
     std::ofstream(dir_ / "python") << "#!/bin/sh\nPYTHONPATH=" << (dir_ / "shadow").string() << " exec " << kPython
                                    << " \"$@\"\n";
-    fs::permissions(dir_ / "python", fs::perms::owner_all);
+    // Readable by all: as root the script runs as nobody (environment/sandbox.h).
+    fs::permissions(dir_ / "python", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                         fs::perms::others_read | fs::perms::others_exec);
   }
   ~ShadowedPython() { fs::remove_all(dir_); }
   std::string path() const { return (dir_ / "python").string(); }

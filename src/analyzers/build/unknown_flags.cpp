@@ -1,0 +1,53 @@
+// Findings on sources linted without their build's flags (project mode's
+// sweep, inputs/project/source_sweep.h), or with flags a static reader could
+// not fully determine (`extra_compile_args` computed by a function): the
+// target, USE_CUDA and the other macros the build sets are unknown there, so
+// an error or a warning that rests on them would be a guess reported as a
+// fact. They stay in the report as notes that say so.
+#include "analyzers/build/configuration_checks.h"
+
+#include <algorithm>
+
+namespace torchabi::build {
+
+namespace {
+
+// Rules whose verdict depends on what the build defines or which headers it
+// finds; the others judge the names the code itself uses.
+bool rests_on_flags(const std::string& rule) {
+  return rule.starts_with("build-") || rule.starts_with("version-") || rule == "source-inactive-branch" ||
+         rule == "source-target-version-undefined" || rule == "source-undefined-stable-function";
+}
+
+void demote(findings::Finding& f, const std::string& why) {
+  f.severity = findings::Severity::Note;
+  f.message += " (" + why + ")";
+}
+
+bool is_note(const findings::Finding& f) { return f.severity && *f.severity == findings::Severity::Note; }
+
+}  // namespace
+
+void keep_what_rests_on_known_flags(findings::Report& lint) {
+  for (auto& f : lint.findings)
+    if (rests_on_flags(f.rule) && !is_note(f)) demote(f, "a guess: the build's flags are unknown, see project-flag-unresolved");
+}
+
+void keep_what_rests_on_resolved_flags(const inputs::ProjectBuild& project, const std::string& platform,
+                                       findings::Report& lint) {
+  for (const auto& conf : project.configurations) {
+    if (conf.platform != platform || conf.unresolved.empty()) continue;
+    const std::string label = conf.label();
+    for (auto& f : lint.findings) {
+      if (!rests_on_flags(f.rule) || is_note(f)) continue;
+      // A finding concerns the configuration when it is in one of its
+      // sources, or names it (the project-level build-* findings do).
+      bool concerns = std::find(conf.sources.begin(), conf.sources.end(), f.location.file) != conf.sources.end() ||
+                      f.message.find(label) != std::string::npos || f.message.find(conf.unit + " ") != std::string::npos;
+      for (const auto& n : f.notes) concerns |= n.find(label) != std::string::npos;
+      if (concerns) demote(f, "it rests on flags that could not be determined: " + conf.unresolved);
+    }
+  }
+}
+
+}  // namespace torchabi::build
