@@ -2,6 +2,8 @@
 // Every error path ends here as one line on stderr and exit code 2.
 #include "cli/tool_main.h"
 
+#include "common/temp_dirs.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -39,6 +41,8 @@ int torchabi::cli::tool_main(int argc, char** argv) {
   using namespace torchabi;
   // `run --root`: the child torchabi execs inside the root filesystem (not a command for users).
   if (argc >= 2 && std::string_view(argv[1]) == "__run-child") runtime_driver::run_child_main(argc, argv);
+  // An interrupted run (CI cancels with SIGTERM) removes its scratch copies.
+  temp_dirs::remove_on_interrupt();
   CLI::App app{"torchabi: check PyTorch C++/CUDA extensions against the LibTorch stable ABI"};
   app.require_subcommand(1);
   app.fallthrough();

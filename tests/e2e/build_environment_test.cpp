@@ -7,11 +7,17 @@
 // and a hostile setup.py must find no network, no secrets, nothing to write.
 #include <arpa/inet.h>
 #include <filesystem>
+#include <fstream>
 #include <netinet/in.h>
 #include <poll.h>
 #include <set>
+#include <spawn.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+
+extern char** environ;
 
 #include <gtest/gtest.h>
 
@@ -304,6 +310,59 @@ TEST(BuildEnvironment, AHostileSetupPyIsConfined) {
   EXPECT_FALSE(fs::exists(outside));
   EXPECT_FALSE(fs::exists(dir + "/leak"));
   EXPECT_NE(fact(project_subject(j), "build environment").find("sandboxed"), std::string::npos);
+}
+
+// The processes whose command line mentions `text`.
+int processes_mentioning(const std::string& text) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    n += cmd.find(text) != std::string::npos;
+  }
+  return n;
+}
+
+// CI cancels a job with SIGTERM: the build script's processes die with
+// torchabi and its scratch copy is removed.
+TEST(BuildEnvironment, SigtermWhileABuildScriptRunsLeavesNothingBehind) {
+  const std::string dir = make_temp_dir() + "/sleeps";
+  write_file(dir, "setup.py",
+             "import subprocess, time\n"
+             "subprocess.Popen(['setsid', 'sleep', '987653'])\n"
+             "time.sleep(3600)\n");
+  const std::string tmp = fs::temp_directory_path().string();
+  auto scratch_dirs = [&] {
+    std::set<std::string> out;
+    for (const auto& e : fs::directory_iterator(tmp))
+      if (e.path().filename().string().starts_with("torchabi-setup-")) out.insert(e.path().string());
+    return out;
+  };
+  const std::set<std::string> before = scratch_dirs();
+  std::vector<std::string> args = {torchabi_binary(), "check", "--python", kPython, "--build-timeout", "600", dir};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  ASSERT_EQ(::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  std::string scratch;
+  for (int i = 0; i < 200 && scratch.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (const auto& d : scratch_dirs())
+      if (!before.count(d) && processes_mentioning(d) > 0) scratch = d;
+  }
+  ASSERT_FALSE(scratch.empty()) << "the build script never started";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // its setsid child is running too
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_FALSE(fs::exists(scratch)) << scratch;
+  EXPECT_EQ(processes_mentioning(scratch), 0);
+  EXPECT_EQ(processes_mentioning("987653"), 0) << "the script's setsid child outlived torchabi";
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 #include "analyzers/source/shared_preamble.h"
+
+#include "common/temp_dirs.h"
 #include "common/json_io.h"
 #include "common/text.h"
 
@@ -301,19 +303,13 @@ SharedPreambles::SharedPreambles(std::string cache_dir, std::vector<std::string>
                                  const HeaderClassifier& classifier)
     : dir_(std::move(cache_dir)), project_roots_(std::move(project_roots)), classifier_(classifier) {
   if (dir_.empty()) {
-    std::string tmpl = (fs::temp_directory_path() / "torchabi-preamble-XXXXXX").string();
-    if (::mkdtemp(tmpl.data())) {
-      dir_ = tmpl;
-      temporary_ = true;
-    }
+    dir_ = temp_dirs::make("preamble");
+    temporary_ = !dir_.empty();
   }
 }
 
 SharedPreambles::~SharedPreambles() {
-  if (temporary_) {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+  if (temporary_) temp_dirs::remove(dir_);
 }
 
 void SharedPreambles::prepare(const std::vector<inputs::ClangArgs>& tus, const std::vector<size_t>& todo,

@@ -1,5 +1,7 @@
 #include "analyzers/source/tu_runner.h"
 
+#include "common/temp_dirs.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -141,6 +143,7 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
         continue;
       }
       if (pid == 0) {
+        temp_dirs::die_with_parent();
         ::close(fds[0]);
         std::string out;
         int code = 0;

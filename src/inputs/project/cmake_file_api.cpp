@@ -12,6 +12,7 @@
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
 #include "inputs/project/environment/build_environment.h"
+#include "inputs/project/environment/cmake_version_floor.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/timed_child.h"
 
@@ -71,9 +72,18 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   const fs::path base(scratch.path());
   const fs::path copy = base / "src", build = base / "build", torch_dir = base / "torch";
   CudaStandIn cuda;
+  std::vector<LoweredFloor> lowered;
   try {
     fs::create_directories(copy);
     copy_project_tree(project_root.string(), copy.string());
+    // A floor above the machine's CMake would stop the configure at its first line.
+    static const std::string machine = machine_cmake_version(options.cmake);
+    lowered = lower_cmake_floor(copy.string(), machine);
+    std::string given;
+    for (const auto& l : lowered)
+      given += (given.empty() ? "" : "; ") + std::string("cmake_minimum_required(VERSION ") + l.asked + ") of " +
+               fs::relative(l.file, copy).string() + " lowered to the machine's " + machine + " in the scratch copy";
+    if (!given.empty()) r.facts.emplace_back("given to cmake", given);
     // A stateless query: the file's presence asks for the codemodel.
     fs::create_directories(build / ".cmake/api/v1/query");
     std::ofstream(build / ".cmake/api/v1/query/codemodel-v2");

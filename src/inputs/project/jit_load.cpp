@@ -1,5 +1,7 @@
 #include "inputs/project/jit_load.h"
 
+#include "common/temp_dirs.h"
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -215,22 +217,21 @@ bool is_cuda_file(const std::string& path) {
 }
 
 // Scratch directories of load_inline sources, removed when the process exits
-// (the compile commands point into them until the lint is done).
+// (the compile commands point into them until the lint is done), or when it
+// is interrupted (common/temp_dirs.h).
 struct ScratchDirs {
   std::mutex m;
-  std::vector<fs::path> dirs;
-  size_t serial = 0;
+  std::vector<std::string> dirs;
   ~ScratchDirs() { remove(); }
   void remove() {
     std::lock_guard<std::mutex> lock(m);
-    std::error_code ec;
-    for (const auto& d : dirs) fs::remove_all(d, ec);
+    for (const auto& d : dirs) temp_dirs::remove(d);
     dirs.clear();
   }
   fs::path make() {
     std::lock_guard<std::mutex> lock(m);
-    fs::path d = fs::temp_directory_path() /
-                 ("torchabi-jit-" + std::to_string(::getpid()) + "-" + std::to_string(serial++));
+    const std::string d = temp_dirs::make("jit");
+    if (d.empty()) throw InputError(fs::temp_directory_path().string(), "cannot create a temporary directory");
     dirs.push_back(d);
     return d;
   }

@@ -5,20 +5,15 @@
 #include <set>
 
 #include "common/input_error.h"
+#include "common/temp_dirs.h"
 
 namespace torchabi::inputs {
 
 namespace fs = std::filesystem;
 
-ScratchDir::ScratchDir(const std::string& prefix) {
-  std::string templ = (fs::temp_directory_path() / ("torchabi-" + prefix + "-XXXXXX")).string();
-  if (mkdtemp(templ.data())) path_ = templ;
-}
+ScratchDir::ScratchDir(const std::string& prefix) : path_(temp_dirs::make(prefix)) {}
 
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  if (!path_.empty()) fs::remove_all(path_, ec);
-}
+ScratchDir::~ScratchDir() { temp_dirs::remove(path_); }
 
 namespace {
 

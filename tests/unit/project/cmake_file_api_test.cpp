@@ -11,6 +11,8 @@
 
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/cmake_reply.h"
+#include "inputs/project/environment/cmake_version_floor.h"
+#include "inputs/project/project_copy.h"
 #include "inputs/project/project_build.h"
 #include "real_torch.h"
 
@@ -395,6 +397,54 @@ TEST(CMakeFileApiReal, RealTorchHeadersReachTheTargets) {
   bool version = false;
   for (const auto& [k, v] : r.facts) version |= k == "find_package(Torch)" && v.find(inc) != std::string::npos;
   EXPECT_TRUE(version);
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+// A project asking for a newer CMake than the machine's: the copy's floor
+// is lowered so that the configure runs; the user's file is not touched.
+TEST(CMakeVersionFloor, AFloorAboveTheMachinesCMakeIsLoweredInTheCopy) {
+  ScratchDir d("floor-test");
+  const std::string lists = d.path() + "/CMakeLists.txt";
+  std::ofstream(lists) << "CMAKE_MINIMUM_REQUIRED(VERSION 3.26...3.30 FATAL_ERROR)\nproject(x)\n"
+                          "cmake_minimum_required(VERSION 3.10)\n";
+  const auto lowered = lower_cmake_floor(d.path(), "3.25.1");
+  ASSERT_EQ(lowered.size(), 1u);
+  EXPECT_EQ(lowered[0].asked, "3.26");
+  std::ifstream in(lists);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "CMAKE_MINIMUM_REQUIRED(VERSION 3.25.1...3.30 FATAL_ERROR)\nproject(x)\n"
+                        "cmake_minimum_required(VERSION 3.10)\n");
+  EXPECT_TRUE(lower_cmake_floor(d.path(), "3.25.1").empty());  // nothing above it any more
+  EXPECT_TRUE(version_below("3.25.1", "3.26"));
+  EXPECT_FALSE(version_below("3.26", "3.26.0"));
+  EXPECT_FALSE(version_below("4.0", "3.31.9"));
+}
+
+TEST(CMakeVersionFloor, AProjectAskingForANewerCMakeIsConfiguredAnyway) {
+  const std::string machine = machine_cmake_version("cmake");
+  if (machine.empty()) GTEST_SKIP() << "no cmake";
+  ScratchDir d("floor-project");
+  std::ofstream(d.path() + "/CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 99.1)\nproject(newer CXX)\nadd_library(ops SHARED ops.cpp)\n";
+  std::ofstream(d.path() + "/ops.cpp") << "int ops() { return 1; }\n";
+  TorchLocation torch;
+  FileApiOptions options;
+  options.machine_cuda = false;
+  const FileApiResult r = configure_with_file_api(d.path() + "/CMakeLists.txt", torch, options);
+  ASSERT_TRUE(r.ok) << r.failure;
+  bool told = false;
+  for (const auto& [k, v] : r.facts) told |= k == "given to cmake" && v.find("VERSION 99.1") != std::string::npos;
+  EXPECT_TRUE(told);
+  std::ifstream in(d.path() + "/CMakeLists.txt");
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "cmake_minimum_required(VERSION 99.1)");  // the user's file is as it was
 }
 
 }  // namespace

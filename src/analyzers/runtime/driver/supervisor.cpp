@@ -32,6 +32,7 @@
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
 #include "common/json_io.h"
+#include "common/temp_dirs.h"
 #include "common/text.h"
 #include "findings/rule_registry.h"
 #include "inputs/api_catalog.h"
@@ -152,6 +153,7 @@ private:
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork: ") + strerror(errno));
     if (pid == 0) {
+      temp_dirs::die_with_parent();
       close(fds[0]);
       dup2(out, STDOUT_FILENO);
       dup2(out, STDERR_FILENO);

@@ -1,0 +1,84 @@
+#include "common/temp_dirs.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sys/prctl.h>
+#include <thread>
+#include <unistd.h>
+
+namespace torchabi::temp_dirs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::mutex& lock() {
+  static std::mutex m;
+  return m;
+}
+
+std::set<std::string>& live() {
+  static std::set<std::string> dirs;
+  return dirs;
+}
+
+int signal_pipe[2] = {-1, -1};
+
+// Only a write: the watcher thread does the work outside the handler.
+void on_signal(int sig) {
+  const unsigned char byte = static_cast<unsigned char>(sig);
+  [[maybe_unused]] const ssize_t n = ::write(signal_pipe[1], &byte, 1);
+}
+
+}  // namespace
+
+std::string make(const std::string& prefix) {
+  std::error_code ec;
+  std::string templ = (fs::temp_directory_path(ec) / ("torchabi-" + prefix + "-XXXXXX")).string();
+  if (ec || !::mkdtemp(templ.data())) return "";
+  std::lock_guard<std::mutex> g(lock());
+  live().insert(templ);
+  return templ;
+}
+
+void remove(const std::string& path) {
+  if (path.empty()) return;
+  std::error_code ec;
+  fs::remove_all(path, ec);
+  std::lock_guard<std::mutex> g(lock());
+  live().erase(path);
+}
+
+void remove_on_interrupt() {
+  if (signal_pipe[0] >= 0 || ::pipe2(signal_pipe, O_CLOEXEC) != 0) return;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+  std::thread([] {
+    unsigned char sig = 0;
+    while (::read(signal_pipe[0], &sig, 1) < 0) {
+    }
+    {
+      std::lock_guard<std::mutex> g(lock());
+      std::error_code ec;
+      for (const auto& d : live()) fs::remove_all(d, ec);
+      live().clear();
+    }
+    // Confined build scripts and analysis workers die with us (their
+    // PR_SET_PDEATHSIG); nothing else is left to stop.
+    std::_Exit(128 + sig);
+  }).detach();
+}
+
+void die_with_parent() {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // A forked worker has no watcher thread: its signals are its own again.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
+}
+
+}  // namespace torchabi::temp_dirs
