@@ -47,6 +47,10 @@
 #    (scripts/against-torch/third_party.sh).
 # 11. The facts migrate's steps rely on: legacy and stable registrations of
 #     one namespace loaded together (scripts/against-torch/mixed_registrations.sh).
+# 12. schema-tensorless-backend-kernel: ops without a Tensor argument, one
+#     kernel under each dispatch key, called in real torch (torch.library)
+#     against torchabi's lint of the same legacy registrations, and the rule's
+#     legacy fixtures compiled and called (scripts/against-torch/tensorless_dispatch.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -62,7 +66,7 @@ rebuild=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,54p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,60p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -309,5 +313,8 @@ sub_phase "the chroot could not be entered" "$root/scripts/against-torch/third_p
 # 11. What migrate's steps rely on: legacy and stable registrations side by side.
 phase "migrate steps: legacy and stable registrations side by side"
 sub_phase "the chroot could not be entered" "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir"
+# 12. Ops without a Tensor argument: which kernels real torch's dispatcher reaches.
+phase "schema-tensorless-backend-kernel against real dispatch"
+sub_phase "the chroot could not be entered" "$root/scripts/against-torch/tensorless_dispatch.sh" "$torchabi" "$chroot_dir"
 phase "done (work files in $work)"
 exit $status

@@ -189,7 +189,7 @@ int run(CheckArgs a) {
   std::vector<std::string> artifacts;
   std::vector<std::string> walked;  // artifacts found in a directory, not named
   std::vector<std::string> sources;
-  std::vector<std::string> build_dirs;
+  std::vector<std::pair<std::string, std::string>> build_dirs;  // build directory, the tree it was found in
   std::vector<std::string> projects;  // build descriptions to read (project mode)
   // Directories with sources but no build torchabi understands: swept.
   std::vector<std::pair<std::string, std::string>> sweeps;  // dir, why
@@ -211,7 +211,7 @@ int run(CheckArgs a) {
                                       "torch.utils.cpp_extension.load(), and no built .so or .whl"});
         continue;
       }
-      if (!build.empty()) build_dirs.push_back(build);
+      if (!build.empty()) build_dirs.emplace_back(build, path.string());
       if (described) projects.push_back(*described);
       artifacts.insert(artifacts.end(), found.begin(), found.end());
       walked.insert(walked.end(), found.begin(), found.end());
@@ -238,18 +238,28 @@ int run(CheckArgs a) {
       report.failures.push_back({e.input().empty() ? input : e.input(), e.what()});
     }
   };
-  for (const auto& build : build_dirs) {
+  for (const auto& [build, tree] : build_dirs) {
     source::LintRequest req;
     req.build_dir = build;
     req.cwd = cwd;
     if (!inputs::has_compile_db(build)) {  // the build's build.ninja, read here so that the report names it
+      std::string why;
       try {
         req.derived_db = inputs::load_build_ninja(build);
-        report.subjects.push_back(build_ninja_subject(*req.derived_db));
+        if (req.derived_db->commands.empty()) why = build + "/build.ninja compiles no C/C++/CUDA source";
       } catch (const InputError& e) {
-        report.failures.push_back({e.input().empty() ? build : e.input(), e.what()});
+        why = e.line();
+      }
+      if (!why.empty()) {
+        // A build.ninja that says nothing useful is not the last word: the
+        // build description, else the sources themselves.
+        // The failure is reported either way (a note once something is analysed).
+        report.failures.push_back({build, why});
+        if (auto described = inputs::find_build_description(tree)) projects.push_back(*described);
+        else if (inputs::has_sources(tree)) sweeps.emplace_back(tree, why);
         continue;
       }
+      report.subjects.push_back(build_ninja_subject(*req.derived_db));
     }
     lint(req, build);
   }

@@ -35,6 +35,7 @@
 #include "cli/lint_options.h"
 #include "cli/report_options.h"
 #include "cli/source_inputs.h"
+#include "common/report_output.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
@@ -206,8 +207,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
       std::string diff;
       for (const auto& f : checked.plan.files)
         diff += unified_diff(f.before, f.after, shown_path(f.path));
-      if (a.output.empty()) std::cout << diff << std::flush;
-      else write_file_atomically(a.output, diff);
+      write_output(a.output, diff, a.sources.report_inputs(req));
       print_fix_summary(checked, a.unsafe_fixes, true);
       return diff.empty() ? kExitClean : kExitFindings;
     }
@@ -231,8 +231,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   MigrationPlan plan = build_plan(std::move(in), blockers);
   if (baseline) plan.comparison = compare_progress(*baseline, progress_of(plan), a.baseline);
   const std::string text = reporters::render_plan(*reporters::parse_plan_format(a.format), plan);
-  if (a.output.empty()) std::cout << text << std::flush;
-  else write_file_atomically(a.output, text);
+  write_output(a.output, text, a.sources.report_inputs(req));
   if (!a.write_baseline.empty()) write_file_atomically(a.write_baseline, reporters::render_plan_json(plan));
   if (plan.comparison) {
     const auto& c = *plan.comparison;

@@ -1,5 +1,7 @@
 #include "cli/report_options.h"
 
+#include "common/report_output.h"
+
 #include <cstdlib>
 #include <iostream>
 #include <unistd.h>
@@ -59,8 +61,7 @@ int finish_report(findings::Report& report, const ReportOptions& o, const std::v
              (o.color == "auto" && o.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
   const auto format = *reporters::parse_format(o.format);
   const std::string text = reporters::render(format, report, rules, ro);
-  if (o.output.empty()) std::cout << text << std::flush;
-  else write_file_atomically(o.output, text);
+  write_output(o.output, text, inputs);
 
   if (partial_ok) {
     for (const auto& f : report.failures)

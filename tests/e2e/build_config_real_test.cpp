@@ -137,6 +137,50 @@ bool is_tensor(void* obj) { return torch::stable::is_tensor_pyobject(obj); }
       << (*e)["message"];
 }
 
+// A third-party name (cutlass, a submodule not checked out) is never blamed
+// on PyTorch: the word "arch" in a comment of a skipped branch of
+// torch/headeronly/macros/Macros.h declares nothing.
+TEST(BuildConfigReal, AThirdPartyNameIsNeverHiddenByAPyTorchHeader) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string cpp = write_file(make_temp_dir(), "fmha.cu.cpp", R"(#include "cutlass/arch/barrier.h"
+#include <torch/csrc/stable/tensor.h>
+#include <torch/headeronly/macros/Macros.h>
+
+namespace cutlass { namespace gemm {} }  // what the headers that were found declared
+using Barrier = cutlass::arch::ClusterTransactionBarrier;
+int64_t rank(const torch::stable::Tensor& t) { return t.dim(); }
+)");
+  auto r = lint_real(cpp, {"-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  const auto j = r.json();
+  EXPECT_TRUE(findings_of(j, "build-api-hidden-by-configuration").empty()) << r.out;
+  EXPECT_TRUE(findings_of(j, "build-api-not-in-headers").empty()) << r.out;
+  EXPECT_TRUE(findings_of(j, "build-api-header-not-included").empty()) << r.out;
+}
+
+// Declared by these headers, in a header the file does not include: the fix
+// is the #include, not a newer PyTorch.
+TEST(BuildConfigReal, AnApiOfTheseHeadersThatTheFileDoesNotInclude) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string cpp = write_file(make_temp_dir(), "stream.cpp", R"(#include <torch/headeronly/util/Exception.h>
+
+void* pooled_stream(int32_t device) {
+  void* stream = nullptr;
+  STD_TORCH_CHECK(torch_get_cuda_stream_from_pool(false, device, &stream) == 0, "no stream");
+  return stream;
+}
+)");
+  const std::vector<std::string> flags = {"-DTORCH_TARGET_VERSION=0x020a000000000000", "-DUSE_CUDA"};
+  EXPECT_NE(gxx(cpp, flags).exit_code, 0);
+  auto r = lint_real(cpp, flags);
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  const auto j = r.json();
+  const auto* e = finding_at(j, "build-api-header-not-included", 5, 19);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_NE((*e)["help"].get<std::string>().find("#include <torch/csrc/stable/c/shim.h>"), std::string::npos)
+      << (*e)["help"];
+  EXPECT_TRUE(findings_of(j, "build-api-not-in-headers").empty()) << r.out;
+}
+
 TEST(BuildConfigReal, ANonStableHeaderStopsATargetedBuild) {
   TORCHABI_REQUIRE_REAL_TORCH();
   const std::string dir = make_temp_dir();
@@ -163,6 +207,102 @@ int64_t rank(const torch::stable::Tensor& t) { return t.dim(); }
   // Without the target the same header compiles: no finding of this rule.
   auto legacy = lint_real(cpp, {});
   EXPECT_TRUE(findings_of(legacy.json(), "build-header-error").empty()) << legacy.out;
+}
+
+// Issue 37, with 2.14.1's headers and bookworm's 1.13.1: a project header
+// that replaces c10's C10_CUDA_CHECK in a stable build is the project's own
+// macro, judged by its definition (STD_CUDA_CHECK: stable), never a use.
+TEST(BuildConfigReal, TheProjectsOwnC10CudaCheckIsNotAUse) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string dir = make_temp_dir();
+  write_file(dir, "include/cuda_compat.h", R"(#pragma once
+#include <torch/csrc/stable/macros.h>
+#undef C10_CUDA_CHECK
+#define C10_CUDA_CHECK(EXPR) STD_CUDA_CHECK(EXPR)
+)");
+  const char* body = R"(#include <cuda_runtime.h>
+#include "cuda_compat.h"
+
+void sync_device() { C10_CUDA_CHECK(cudaDeviceSynchronize()); }
+)";
+  const std::string cu = write_file(dir, "sync.cu", body);
+  const std::string target = "-DTORCH_TARGET_VERSION=0x020a000000000000";
+  auto r = lint_real(cu, {"-I" + dir + "/include", target, "-DUSE_CUDA"});
+  EXPECT_TRUE(findings_of(r.json(), "source-unstable-macro").empty()) << r.out;
+  for (const auto& f : r.json()["findings"]) EXPECT_NE(f["severity"], "error") << f;
+  // The same file as C++ without CUDA: the AST is incomplete, the tokens are read.
+  const std::string cpp = write_file(dir, "sync.cpp", body);
+  auto plain = lint_real(cpp, {"-I" + dir + "/include", target});
+  EXPECT_TRUE(findings_of(plain.json(), "source-unstable-macro").empty()) << plain.out;
+  // Bookworm's PyTorch 1.13.1 (/usr/include/torch): no stable headers at all.
+  auto old = lint_json({cpp, "--", "-std=c++17", "-I" + dir + "/include", "-I/usr/include/torch/csrc/api/include", target});
+  EXPECT_LE(old.exit_code, 1) << old.err;
+  EXPECT_TRUE(findings_of(old.json(), "source-unstable-macro").empty()) << old.out;
+  // An unstable definition is reported at its body, without a fix-it.
+  write_file(dir, "include/cuda_compat.h", R"(#pragma once
+#include <c10/util/Exception.h>
+#define C10_CUDA_CHECK(EXPR) TORCH_CHECK((EXPR) == 0, "CUDA error")
+)");
+  auto bad = lint_json({cpp, "--", "-std=c++17", "-I" + dir + "/include", "-I/usr/include/torch/csrc/api/include", target});
+  const std::string header = dir + "/include/cuda_compat.h";
+  EXPECT_EQ(findings_of(bad.json(), "source-unstable-macro"), (std::vector<Found>{{header, 3, 30, "TORCH_CHECK"}}))
+      << bad.out;
+  const auto* f = finding_at(bad.json(), "source-unstable-macro", 3, 30);
+  ASSERT_NE(f, nullptr) << bad.out;
+  EXPECT_TRUE(!f->contains("fix") || (*f)["fix"].is_null()) << *f;
+}
+
+// A stable macro above the target, where clang's error does not say
+// "undeclared" (namespace scope): the macro and its release.
+TEST(BuildConfigReal, AMacroAboveTheTargetAtNamespaceScope) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string cpp = write_file(make_temp_dir(), "ns.cpp", R"(#include <torch/csrc/stable/macros.h>
+
+STD_CUDA_KERNEL_LAUNCH_CHECK();
+)");
+  auto r = lint_real(cpp, {"-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  auto j = r.json();
+  const auto* e = finding_at(j, "version-api-after-target", 3, 1);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_EQ((*e)["location"]["symbol"], "STD_CUDA_KERNEL_LAUNCH_CHECK");
+  EXPECT_NE((*e)["message"].get<std::string>().find("introduced in PyTorch 2.10"), std::string::npos) << (*e)["message"];
+}
+
+// Issue 37: `extern "C" int32_t aoti_torch_get_current_cuda_stream(int32_t,
+// void**)` in a .cu file compiled as CUDA with a target and without USE_CUDA
+// is the stable ABI's prototype (AOTITorchError is int32_t).
+TEST(BuildConfigReal, AHandDeclaredCudaStreamShimComparesCanonicalTypes) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string dir = make_temp_dir();
+  const std::string target = "-DTORCH_TARGET_VERSION=0x020a000000000000";
+  const std::string decl =
+      "extern \"C\" int32_t aoti_torch_get_current_cuda_stream(int32_t device_index, void** ret_stream);\n"
+      "void* current(int32_t d) { void* s = nullptr; aoti_torch_get_current_cuda_stream(d, &s); return s; }\n";
+  for (const char* ext : {"cu", "cpp"}) {
+    for (bool shim : {false, true}) {
+      const std::string file =
+          write_file(dir, std::string(shim ? "with_shim." : "plain.") + ext,
+                     std::string(shim ? "#include <torch/csrc/inductor/aoti_torch/c/shim.h>\n" : "#include <cstdint>\n") + decl);
+      for (bool use_cuda : {false, true}) {
+        std::vector<std::string> flags = {target};
+        if (use_cuda) flags.push_back("-DUSE_CUDA");
+        auto r = lint_real(file, flags);
+        EXPECT_TRUE(findings_of(r.json(), "source-shim-declaration-mismatch").empty()) << file << " " << use_cuda << r.out;
+      }
+    }
+    const std::string bad = write_file(dir, std::string("bad.") + ext,
+                                       "#include <cstdint>\nextern \"C\" int64_t aoti_torch_get_current_cuda_stream("
+                                       "int32_t device_index, void** ret_stream);\n");
+    auto r = lint_real(bad, {target});
+    EXPECT_EQ(findings_of(r.json(), "source-shim-declaration-mismatch"),
+              (std::vector<Found>{{bad, 2, 20, "aoti_torch_get_current_cuda_stream"}}))
+        << r.out;
+  }
+  // Bookworm's 1.13.1 headers: no stable shim there; the catalog decides, no crash.
+  const std::string plain = dir + "/plain.cu";
+  auto old = lint_json({plain, "--", "-std=c++17", "-I/usr/include/torch/csrc/api/include", target});
+  EXPECT_LE(old.exit_code, 1) << old.err;
+  EXPECT_TRUE(findings_of(old.json(), "source-shim-declaration-mismatch").empty()) << old.out;
 }
 
 }  // namespace

@@ -243,6 +243,50 @@ TEST(BuildEnvironment, FlagsTheStaticReaderCannotDetermineAreUnknownNotAbsent) {
   EXPECT_TRUE(inconsistency_noted) << r.out;
 }
 
+// An inactive branch that no configuration of the build compiles is a note;
+// one that another platform's configuration compiles stays a warning.
+TEST(BuildEnvironment, InactiveBranchesAreJudgedAgainstEveryShippedConfiguration) {
+  const std::string dir = make_temp_dir() + "/branches";
+  write_file(dir, "setup.py",
+             "import os\n"
+             "from setuptools import setup\n"
+             "from torch.utils.cpp_extension import CppExtension, BuildExtension\n"
+             "macros = [('DISABLE_DROPOUT', None)]\n"
+             "if os.name == 'nt':\n"
+             "    macros.append(('WITH_LEGACY_FALLBACK', None))\n"
+             "setup(name='br', ext_modules=[CppExtension('br._C', ['csrc/ops.cpp'], define_macros=macros,\n"
+             "      extra_compile_args=['-DTORCH_TARGET_VERSION=0x020a000000000000'])], cmdclass={'build_ext': BuildExtension})\n");
+  write_file(dir, "csrc/ops.cpp",
+             std::string(kStableOps) +
+                 "#ifndef DISABLE_DROPOUT\n"
+                 "#include <ATen/ATen.h>\n"
+                 "at::Tensor dropout(const at::Tensor& t) { return t; }\n"
+                 "#endif\n"
+                 "#ifdef WITH_LEGACY_FALLBACK\n"
+                 "#include <ATen/ATen.h>\n"
+                 "at::Tensor fallback(const at::Tensor& t) { return t; }\n"
+                 "#endif\n");
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, python_without_torch(make_temp_dir()), &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  int notes = 0, warnings = 0;
+  for (const auto& f : j["findings"]) {
+    if (f["rule"] != "source-inactive-branch") continue;
+    const std::string message = f["message"];
+    if (message.find("DISABLE_DROPOUT") != std::string::npos) {
+      EXPECT_EQ(f["severity"], "note") << f.dump(1);
+      ++notes;
+    }
+    if (message.find("WITH_LEGACY_FALLBACK") != std::string::npos) {
+      EXPECT_EQ(f["severity"], "warning") << f.dump(1);
+      ++warnings;
+    }
+  }
+  EXPECT_GT(notes, 0) << j.dump(1);
+  EXPECT_GT(warnings, 0) << j.dump(1);
+}
+
 // Returns the port of a listener on 127.0.0.1.
 int listen_loopback(int* fd) {
   *fd = ::socket(AF_INET, SOCK_STREAM, 0);

@@ -236,6 +236,51 @@ TEST(LintRegistrations, InlineSuppressionsApply) {
   EXPECT_EQ(after.json()["summary"].value("suppressed", -1), 1) << after.out;
 }
 
+TEST(LintRegistrations, TensorlessOpsWithOnlyBackendKernels) {
+  // Stable and legacy: an op without a Tensor argument whose kernels are all
+  // under backend keys can never be called (scripts/against-torch/
+  // tensorless_dispatch.sh observes it in real torch). Through a compile
+  // database (the whole project): errors, and a warning for the Generator op.
+  struct Expect {
+    std::string fixture;
+    std::string include;
+    std::map<std::string, std::string> severity_by_op;
+  };
+  const std::vector<Expect> expects = {
+      {"schema-tensorless-backend-kernel/fires", schema_fixture("include"),
+       {{"myops::make_buffer", "error"}, {"myops::version", "error"}}},
+      {"schema-tensorless-backend-kernel/legacy/fires", "/usr/include/torch/csrc/api/include",
+       {{"legacy_tl::make_buffer", "error"}, {"legacy_tl::version", "error"}, {"legacy_tl::draw_seed", "warning"}}},
+  };
+  for (const auto& e : expects) {
+    const std::string dir = schema_fixture(e.fixture);
+    const std::string build = make_temp_dir();
+    std::ofstream(build + "/compile_commands.json")
+        << "[{\"directory\": \"" << dir << "\", \"command\": \"c++ -std=c++17 -I" << e.include
+        << " -c ops.cpp\", \"file\": \"ops.cpp\"}]";
+    auto r = lint_json({"-p", build, "--project-root", dir});
+    ASSERT_NE(r.exit_code, 2) << r.err;
+    std::map<std::string, std::string> seen;
+    for (const auto& f : rows_of(r.json(), "schema-tensorless-backend-kernel")) {
+      const std::string m = f["message"];
+      seen[m.substr(1, m.find('\'', 1) - 1)] = f["severity"];
+      EXPECT_NE(m.find("takes no Tensor, so the dispatcher never reaches its "), std::string::npos) << m;
+      EXPECT_NE(f.dump().find("CompositeExplicitAutograd, m)"), std::string::npos) << f.dump();
+    }
+    EXPECT_EQ(seen, e.severity_by_op) << r.out;
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+
+    // The corrected twin lints clean of it, and of every other registration rule.
+    const std::string clean_dir = schema_fixture(e.fixture.substr(0, e.fixture.size() - 5) + "clean");
+    auto clean = lint_json(fixture_args(clean_dir));
+    ASSERT_NE(clean.exit_code, 2) << clean.err;
+    for (const auto& f : clean.json()["findings"]) {
+      const std::string rule = f["rule"];
+      EXPECT_FALSE(rule.starts_with("schema-") || rule.starts_with("boxed-")) << clean_dir << ": " << f.dump();
+    }
+  }
+}
+
 TEST(LintRegistrations, CheckOnASourceTreeReportsThem) {
   const std::string tree = make_temp_dir();
   fs::copy(schema_fixture("boxed-stack-index-out-of-range/fires/ops.cpp"), tree + "/ops.cpp");

@@ -1,6 +1,10 @@
 // Every lint rule end to end: its fires/clean fixture pair through the CLI,
 // the exact findings (file, line, column, symbol) in the JSON report, and
 // the exit code.
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include <gtest/gtest.h>
 
 #include "lint_fixtures.h"
@@ -52,7 +56,7 @@ TEST(LintRules, SourceUnstableMacro) {
   auto r = lint_fixture("source-unstable-macro/fires.cpp");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(findings_of(r.json(), "source-unstable-macro"),
-            (V{{f, 7, 3, "TORCH_CHECK"}, {f, 8, 3, "TORCH_CHECK"}, {f, 9, 16, "AT_ERROR"}}));
+            (V{{f, 4, 27, "TORCH_CHECK"}, {f, 7, 3, "TORCH_CHECK"}, {f, 9, 16, "AT_ERROR"}}));  // 4:27: in CHECK_POSITIVE's #define
   auto clean = lint_fixture("source-unstable-macro/clean.cpp");
   EXPECT_EQ(clean.exit_code, 0);
   EXPECT_TRUE(clean.json()["findings"].empty());
@@ -277,6 +281,64 @@ TEST(LintRules, BuildApiNotInHeaders) {
   EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
 }
 
+TEST(LintRules, BuildApiHeaderNotIncluded) {
+  const std::string f = fixture("build-api-header-not-included/fires.cpp");
+  auto r = lint_fixture("build-api-header-not-included/fires.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-api-header-not-included"), (V{{f, 5, 3, "STD_TORCH_CHECK"}}));
+  EXPECT_TRUE(findings_of(j, "build-api-not-in-headers").empty()) << r.out;
+  const auto* e = finding_at(j, "build-api-header-not-included", 5, 3);
+  ASSERT_NE(e, nullptr);
+  EXPECT_NE((*e)["help"].get<std::string>().find("#include <torch/headeronly/util/Exception.h>"), std::string::npos);
+  EXPECT_EQ((*e)["severity"], "error");
+  auto clean = lint_fixture("build-api-header-not-included/clean.cpp");
+  EXPECT_EQ(clean.exit_code, 0);
+  EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+TEST(BuildHeaderNotIncluded, AProjectHeaderThatWasNotFoundMakesItANote) {
+  const std::string dir = make_temp_dir();
+  const std::string cpp = write_file(dir, "ops.cpp",
+                                     "#include \"checks.h\"  // includes the stable Exception.h; not on the path\n"
+                                     "#include <torch/csrc/stable/tensor.h>\n\n"
+                                     "int64_t checked_rank(const torch::stable::Tensor& t) {\n"
+                                     "  STD_TORCH_CHECK(t.dim() > 0, \"expected dimensions\");\n"
+                                     "  return t.dim();\n}\n");
+  auto r = lint_json({cpp, "--", "-std=c++17", "-I" + stand_ins(), "-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  auto j = r.json();
+  const auto* e = finding_at(j, "build-api-header-not-included", 5, 3);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_EQ((*e)["severity"], "note");
+  EXPECT_NE((*e)["message"].get<std::string>().find("checks.h"), std::string::npos) << (*e)["message"];
+}
+
+// A word in a comment of a skipped branch declares nothing, and a name
+// qualified with another library's namespace is never PyTorch's: cutlass from
+// a submodule that was not checked out is not "hidden by" a PyTorch header.
+TEST(BuildHiddenByConfiguration, OnlyDeclarationsInThePyTorchNamespacesCount) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "include/torch/headeronly/macros/Arch.h",
+             "#pragma once\n"
+             "namespace torch::headeronly { int lanes(); }\n"
+             "#if defined(USE_ROCM)\n"
+             "// compiling for --offload-arch=gfx90a needs the dynamic warp size\n"
+             "const char* s = \"arch = 1;\";\n"
+             "namespace other { int arch; }\n"
+             "namespace torch::headeronly { int warp_size(); }\n"
+             "#endif\n");
+  const std::string cpp = write_file(dir, "fmha.cpp",
+                                     "#include <torch/headeronly/macros/Arch.h>\n"
+                                     "namespace cutlass { namespace gemm {} }\n"
+                                     "using Barrier = cutlass::arch::ClusterTransactionBarrier;\n"
+                                     "int w() { return torch::headeronly::warp_size(); }\n");
+  auto r = lint_json({cpp, "--", "-std=c++17", "-I" + dir + "/include"});
+  const auto j = r.json();
+  // cutlass::arch: nothing; torch::headeronly::warp_size: hidden by USE_ROCM.
+  EXPECT_EQ(findings_of(j, "build-api-hidden-by-configuration"), (V{{cpp, 4, 37, "torch::headeronly::warp_size"}}))
+      << r.out;
+}
+
 TEST(LintRules, BuildHeaderError) {
   const std::string f = fixture("build-header-error/fires.cpp");
   auto r = lint_fixture("build-header-error/fires.cpp");
@@ -465,12 +527,165 @@ TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
                            "source-inactive-branch", "version-macro-missing-at-target", "source-stream-id-as-handle",
                            "source-dispatcher-scalar-arg", "build-target-version-missing",
                            "build-api-hidden-by-configuration", "build-api-not-in-headers", "build-header-error",
+                           "build-api-header-not-included",
                            "source-undefined-stable-function"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;
     auto r = run_torchabi({"explain", rule});
     EXPECT_EQ(r.exit_code, 0) << rule << ": " << r.err;
   }
+}
+
+// Issue 37: a #define is never a use. A project header that replaces c10's
+// C10_CUDA_CHECK in a stable build defines it with STD_CUDA_CHECK; its uses
+// are judged by that definition, so nothing fires, and no fix-it edits it.
+const char* kOwnCudaCheck = R"(#pragma once
+#include <torch/csrc/stable/macros.h>
+// The stable build's own C10_CUDA_CHECK, in place of c10's.
+#undef C10_CUDA_CHECK
+#define C10_CUDA_CHECK(EXPR) STD_CUDA_CHECK(EXPR)
+)";
+const char* kUnstableCudaCheck = R"(#pragma once
+#include <torch/csrc/stable/macros.h>
+#define C10_CUDA_CHECK(EXPR) TORCH_CHECK((EXPR) == 0, "CUDA error")
+)";
+const char* kCudaCheckUse = R"(#include "cuda_compat.h"
+
+int checked(int e) {
+  C10_CUDA_CHECK(e);
+  C10_CUDA_CHECK(e + 1);
+  return e;
+}
+)";
+
+std::string cuda_check_project(const char* header) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "include/cuda_compat.h", header);
+  return write_file(dir, "ops.cpp", kCudaCheckUse);
+}
+
+// No fix-it of the report edits a line of `header` that holds a #define.
+void expect_no_fix_in_defines(const nlohmann::json& j) {
+  for (const auto& f : j["findings"]) {
+    if (!f.contains("fix") || f["fix"].is_null()) continue;
+    const std::string file = f["fix"].value("file", std::string());
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const size_t begin = f["fix"].value("begin_offset", size_t{0});
+    const size_t line_start = text.rfind('\n', begin == 0 ? 0 : begin - 1);
+    const std::string line = text.substr(line_start == std::string::npos ? 0 : line_start + 1, 80);
+    EXPECT_EQ(line.find("#define"), std::string::npos) << f;
+  }
+}
+
+TEST(LintRules, SourceUnstableMacroTheProjectsOwnDefinitionIsNotAUse) {
+  const std::string cpp = cuda_check_project(kOwnCudaCheck);
+  const std::string inc = "-I" + std::filesystem::path(cpp).parent_path().string() + "/include";
+  // Stand-in headers: the whole AST.
+  auto r = lint_json({cpp, "--", "-std=c++17", inc, "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(findings_of(r.json(), "source-unstable-macro").empty()) << r.out;
+  // No PyTorch headers at all: the token-level scan neither reports the
+  // #define / #undef of C10_CUDA_CHECK nor its uses.
+  auto bare = lint_json({cpp, "--", "-std=c++17", inc, "-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  EXPECT_TRUE(findings_of(bare.json(), "source-unstable-macro").empty()) << bare.out;
+  expect_no_fix_in_defines(bare.json());
+}
+
+TEST(LintRules, SourceUnstableMacroAnUnstableProjectDefinitionIsReportedAtItsBody) {
+  const std::string cpp = cuda_check_project(kUnstableCudaCheck);
+  const std::string dir = std::filesystem::path(cpp).parent_path().string();
+  const std::string header = dir + "/include/cuda_compat.h";
+  for (bool headers : {true, false}) {
+    std::vector<std::string> args = {cpp, "--", "-std=c++17", "-I" + dir + "/include", "-DTORCH_TARGET_VERSION=0x020a000000000000"};
+    if (headers) args.insert(args.end(), {"-I", stand_ins()});
+    auto r = lint_json(args);
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    auto j = r.json();
+    // Once, at TORCH_CHECK in the #define; not at the two uses of C10_CUDA_CHECK.
+    EXPECT_EQ(findings_of(j, "source-unstable-macro"), (V{{header, 3, 30, "TORCH_CHECK"}})) << r.out;
+    const auto* f = finding_at(j, "source-unstable-macro", 3, 30);
+    ASSERT_NE(f, nullptr) << r.out;
+    EXPECT_NE((*f)["message"].get<std::string>().find("macro C10_CUDA_CHECK is defined with unstable PyTorch macro TORCH_CHECK"),
+              std::string::npos) << (*f)["message"];
+    EXPECT_TRUE(!f->contains("fix") || (*f)["fix"].is_null()) << *f;
+    expect_no_fix_in_defines(j);
+  }
+}
+
+// A stable macro the headers in use do not define: named, with the release
+// that added it, whatever clang's error says (here "a type specifier is
+// required", at namespace scope).
+TEST(LintRules, BuildApiNotInHeadersForAMacro) {
+  const std::string dir = make_temp_dir();
+  std::filesystem::copy(stand_ins(), dir + "/inc", std::filesystem::copy_options::recursive);
+  // 2.9's headers: no STD_CUDA_CHECK at all.
+  write_file(dir, "inc/torch/csrc/stable/macros.h",
+             "#pragma once\n#include <torch/csrc/stable/version.h>\n#include <torch/headeronly/util/Exception.h>\n");
+  {
+    std::ifstream in(dir + "/inc/torch/headeronly/version.h");
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    replace_all(text, "TORCH_VERSION_MINOR 12", "TORCH_VERSION_MINOR 9");
+    replace_all(text, "(0ULL + 12) << 48", "(0ULL + 9) << 48");
+    std::ofstream(dir + "/inc/torch/headeronly/version.h") << text;
+  }
+  const std::string cpp = write_file(dir, "ns.cpp", "#include <torch/csrc/stable/macros.h>\n\nSTD_CUDA_CHECK(0);\n");
+  auto r = lint_json({cpp, "--", "-std=c++17", "-I", dir + "/inc"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  auto j = r.json();
+  const auto* e = finding_at(j, "build-api-not-in-headers", 3, 1);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_EQ((*e)["location"]["symbol"], "STD_CUDA_CHECK");
+  const std::string message = (*e)["message"];
+  EXPECT_NE(message.find("macro STD_CUDA_CHECK is not defined by the PyTorch 2.9 headers in use"), std::string::npos) << message;
+  EXPECT_NE(message.find("introduced in PyTorch 2.10"), std::string::npos) << message;
+  EXPECT_TRUE(findings_of(j, "source-parse-incomplete").empty()) << r.out;
+  // Headers that have it behind their version guard: the target's doing.
+  auto guarded = lint_json({cpp, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x0209000000000000"});
+  auto gj = guarded.json();
+  EXPECT_NE(finding_at(gj, "version-api-after-target", 3, 1), nullptr) << guarded.out;
+  EXPECT_TRUE(findings_of(gj, "build-api-not-in-headers").empty()) << guarded.out;
+  // Clean: in a function, with headers that define it.
+  const std::string ok = write_file(dir, "ok.cpp", "#include <torch/csrc/stable/macros.h>\n\nvoid f(int e) { STD_CUDA_CHECK(e); }\n");
+  auto clean = lint_json({ok, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_TRUE(findings_of(clean.json(), "build-api-not-in-headers").empty()) << clean.out;
+}
+
+// Issue 37: AOTITorchError is int32_t. A hand-written declaration compares
+// by canonical types in C, C++ and CUDA, with or without the shim header, with
+// or without USE_CUDA.
+TEST(LintRules, SourceShimDeclarationMismatchComparesCanonicalTypes) {
+  const std::string dir = make_temp_dir();
+  const std::string decl =
+      "extern \"C\" int32_t aoti_torch_get_current_cuda_stream(int32_t device_index, void** ret_stream);\n";
+  for (const char* ext : {"cpp", "cu"}) {
+    for (bool shim : {false, true}) {
+      const std::string name = std::string("good_") + (shim ? "shim." : "plain.") + ext;
+      const std::string file = write_file(
+          dir, name,
+          std::string(shim ? "#include <torch/csrc/inductor/aoti_torch/c/shim.h>\n" : "#include <cstdint>\n") + decl);
+      for (bool use_cuda : {false, true}) {
+        std::vector<std::string> args = {file, "--", "-std=c++17", "-I", stand_ins(), "-DTORCH_TARGET_VERSION=0x020a000000000000"};
+        if (use_cuda) args.push_back("-DUSE_CUDA");
+        auto r = lint_json(args);
+        EXPECT_TRUE(findings_of(r.json(), "source-shim-declaration-mismatch").empty()) << name << " " << use_cuda << r.out;
+      }
+    }
+    const std::string bad = write_file(dir, std::string("bad.") + ext,
+                                       "#include <cstdint>\nextern \"C\" int64_t aoti_torch_get_current_cuda_stream("
+                                       "int32_t device_index, void** ret_stream);\n");
+    auto r = lint_json({bad, "--", "-std=c++17", "-DTORCH_TARGET_VERSION=0x020a000000000000"});
+    EXPECT_EQ(findings_of(r.json(), "source-shim-declaration-mismatch"), (V{{bad, 2, 20, "aoti_torch_get_current_cuda_stream"}}))
+        << r.out;
+  }
+  // C: every file-scope declaration has C linkage.
+  const std::string c = write_file(dir, "decls.c",
+                                   "#include <stdint.h>\nstruct AtenTensorOpaque;\n"
+                                   "int32_t aoti_torch_get_dim(struct AtenTensorOpaque* tensor, int64_t* ret_dim);\n"
+                                   "long aoti_torch_get_numel(struct AtenTensorOpaque* tensor, int64_t* ret_numel);\n");
+  auto rc = lint_json({c, "--"});
+  EXPECT_EQ(findings_of(rc.json(), "source-shim-declaration-mismatch"), (V{{c, 4, 6, "aoti_torch_get_numel"}})) << rc.out;
 }
 
 }  // namespace

@@ -101,6 +101,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   // errors it explained alone; before parse_status_check, which counts the
   // errors nobody explained.
   checks.push_back(checks::make_hidden_api_check());
+  checks.push_back(checks::make_macro_not_in_headers_check());
   checks.push_back(checks::make_header_error_check());
   checks.push_back(checks::make_build_floor_check());
   checks.push_back(checks::make_parse_status_check());

@@ -2,6 +2,8 @@
 // on the corrected twin (fixtures/schema/<rule>/{fires,clean}).
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "registration_fixtures.h"
 
 namespace torchabi::schema {
@@ -54,7 +56,8 @@ INSTANTIATE_TEST_SUITE_P(
                       STABLE_PAIR("schema-namespace-mismatch"), STABLE_PAIR("boxed-unsupported-type"),
                       STABLE_PAIR("boxed-stack-index-out-of-range"), STABLE_PAIR("boxed-stack-type-mismatch"),
                       STABLE_PAIR("boxed-arg-not-read-once"), STABLE_PAIR("boxed-return-not-written-once"),
-                      STABLE_PAIR("boxed-signature-mismatch"), STABLE_PAIR("backend-unknown-op")),
+                      STABLE_PAIR("boxed-signature-mismatch"), STABLE_PAIR("backend-unknown-op"),
+                      STABLE_PAIR("schema-tensorless-backend-kernel")),
     name_of);
 
 const findings::Finding* first(const RegistrationRun& run, const std::string& rule) {
@@ -115,8 +118,49 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(LEGACY_PAIR("schema-signature-mismatch"), LEGACY_PAIR("backend-signature-mismatch"),
                       LEGACY_PAIR("torchbind-not-stable"), TORCHBIND("torchbind-missing-obj-flatten"),
                       TORCHBIND("torchbind-missing-fake-class"), TORCHBIND("torchbind-fake-class-incomplete"),
-                      TORCHBIND("torchbind-op-missing-fake")),
+                      TORCHBIND("torchbind-op-missing-fake"),
+                      RuleFixture{"schema-tensorless-backend-kernel", "schema-tensorless-backend-kernel/legacy/fires",
+                                  "schema-tensorless-backend-kernel/legacy/clean"}),
     name_of);
+
+TEST(RegistrationLocations, TensorlessOpIsReportedAtItsKernelWithTheKey) {
+  const auto& run = run_fixture("schema-tensorless-backend-kernel/fires");
+  ASSERT_EQ(count_rule(run, "schema-tensorless-backend-kernel"), 2u) << describe(run);
+  std::map<std::string, const findings::Finding*> by_op;
+  for (const auto& f : run.findings)
+    if (f.rule == "schema-tensorless-backend-kernel")
+      by_op[f.message.substr(1, f.message.find('\'', 1) - 1)] = &f;
+  ASSERT_TRUE(by_op.count("myops::make_buffer")) << describe(run);
+  ASSERT_TRUE(by_op.count("myops::version")) << describe(run);
+  const auto* f = by_op["myops::make_buffer"];
+  EXPECT_NE(f->message.find("its CUDA kernel"), std::string::npos) << f->message;
+  EXPECT_FALSE(f->severity) << "the rule's own severity (error)";
+  // m.impl("make_buffer", ...) on line 18.
+  EXPECT_EQ(f->location.line, 18u);
+  EXPECT_NE(f->help.find("STABLE_TORCH_LIBRARY_IMPL(myops, CompositeExplicitAutograd, m)"), std::string::npos) << f->help;
+  EXPECT_NE(by_op["myops::version"]->message.find("its CPU kernel"), std::string::npos);
+}
+
+TEST(RegistrationLocations, TensorlessLegacyOpsAndTheirGenerator) {
+  const auto& run = run_fixture("schema-tensorless-backend-kernel/legacy/fires");
+  std::map<std::string, const findings::Finding*> by_op;
+  for (const auto& f : run.findings)
+    if (f.rule == "schema-tensorless-backend-kernel")
+      by_op[f.message.substr(1, f.message.find('\'', 1) - 1)] = &f;
+  ASSERT_EQ(by_op.size(), 3u) << describe(run);
+  const auto* buffer = by_op["legacy_tl::make_buffer"];
+  ASSERT_NE(buffer, nullptr) << describe(run);
+  EXPECT_FALSE(buffer->severity);
+  EXPECT_NE(buffer->help.find("TORCH_LIBRARY_IMPL(legacy_tl, CompositeExplicitAutograd, m)"), std::string::npos);
+  bool device_note = false;
+  for (const auto& n : buffer->notes) device_note = device_note || n.find("'device' does not select") != std::string::npos;
+  EXPECT_TRUE(device_note) << describe(run);
+  ASSERT_NE(by_op["legacy_tl::version"], nullptr);
+  EXPECT_FALSE(by_op["legacy_tl::version"]->severity);
+  const auto* seed = by_op["legacy_tl::draw_seed"];
+  ASSERT_NE(seed, nullptr);
+  EXPECT_EQ(seed->severity, findings::Severity::Warning) << "an unboxed C++ call dispatches on the generator";
+}
 
 TEST(RegistrationExtraction, AnUnreadableDefMakesAMissingDefANote) {
   // m.def(schema_of("scaled").c_str()): the def cannot be read, so the impl of

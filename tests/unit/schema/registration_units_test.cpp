@@ -406,6 +406,101 @@ tuple_returns: null
   EXPECT_NE(wrong.findings[0].message.find("std::string"), std::string::npos) << wrong.findings[0].message;
 }
 
+// An impl of myops::`name` in a STABLE_TORCH_LIBRARY_IMPL(myops, `key`, m) block
+// (`key` empty: m.impl in the STABLE_TORCH_LIBRARY block itself).
+TuRegistrations keyed_impl_tu(const std::string& file, const std::string& name, const std::string& key) {
+  TuRegistrations tu = implementing_tu(file, name);
+  if (key.empty()) {
+    tu.blocks[0].kind = BlockKind::Def;
+    tu.blocks[0].dispatch_key.clear();
+  } else {
+    tu.blocks[0].dispatch_key = key;
+  }
+  return tu;
+}
+
+// Facts from PyTorch's dispatcher (DispatchKeyExtractor::isDispatchType,
+// OperatorEntry's Undefined entry, the default TLS included set), observed
+// with real torch by scripts/against-torch/tensorless_dispatch.sh.
+TEST(RegistrationChecks, TensorlessOpsReachOnlyCompositeAndBackendSelectKernels) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  const std::string rule = "schema-tensorless-backend-kernel";
+  auto run = [&](const std::string& schema, const std::string& key) {
+    return check_registrations({defining_tu("/p/a.cpp", schema), keyed_impl_tu("/p/b.cpp", "f", key)}, env);
+  };
+  for (const char* key : {"CPU", "CUDA", "Meta", "PrivateUse1", "Autograd", "AutogradCPU", "XPU",
+                          "CompositeImplicitAutogradNestedTensor"})
+    EXPECT_EQ(count(run("f(int n) -> Tensor", key), rule), 1u) << key;
+  for (const char* key : {"CompositeExplicitAutograd", "CompositeImplicitAutograd",
+                          "CompositeExplicitAutogradNonFunctional", "CatchAll", "Undefined", "BackendSelect",
+                          "ADInplaceOrView", ""})
+    EXPECT_EQ(count(run("f(int n) -> Tensor", key), rule), 0u) << "'" << key << "'";
+  // Not a key (schema-unknown-dispatch-key's business), not judged here.
+  EXPECT_EQ(count(run("f(int n) -> Tensor", "Cuda"), rule), 0u);
+
+  // Arguments that carry dispatch keys, and some that do not.
+  for (const char* schema : {"f(Tensor x) -> Tensor", "f(Tensor? x) -> Tensor", "f(Tensor[] x) -> Tensor",
+                             "f(Tensor?[] x) -> Tensor", "f(Tensor(a!) x) -> Tensor(a!)", "f(Tensor[2] x) -> ()",
+                             "f(int n, *, Tensor(a!) out) -> Tensor(a!)", "f(...) -> ()"})
+    EXPECT_EQ(count(run(schema, "CUDA"), rule), 0u) << schema;
+  for (const char* schema : {"f() -> int", "f(Device device) -> Tensor", "f(ScalarType dtype, Layout layout) -> Tensor",
+                             "f(Tensor[]? xs) -> Tensor", "f(int[] size, Scalar fill) -> Tensor",
+                             "f(Dict(str, Tensor) d) -> ()"})
+    EXPECT_EQ(count(run(schema, "CUDA"), rule), 1u) << schema;
+
+  auto device = run("f(int n, Device device) -> Tensor", "CUDA");
+  ASSERT_EQ(device.findings.size(), 1u);
+  const auto& f = device.findings[0];
+  EXPECT_FALSE(f.severity) << "the rule's own severity (error)";
+  EXPECT_EQ(f.message, "'myops::f' takes no Tensor, so the dispatcher never reaches its CUDA kernel");
+  EXPECT_EQ(f.location.file, "/p/b.cpp") << "reported at the kernel";
+  EXPECT_NE(f.help.find("STABLE_TORCH_LIBRARY_IMPL(myops, CompositeExplicitAutograd, m)"), std::string::npos) << f.help;
+  std::string notes;
+  for (const auto& n : f.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("There were no tensor arguments to this function"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("'device' does not select a kernel"), std::string::npos) << notes;
+
+  // A Generator dispatches unboxed C++ calls only: a warning.
+  auto gen = run("f(Generator? gen) -> int", "CPU");
+  ASSERT_EQ(count(gen, rule), 1u);
+  EXPECT_EQ(gen.findings[0].severity, findings::Severity::Warning);
+}
+
+TEST(RegistrationChecks, TensorlessOpsWithAReachableKernelSomewhere) {
+  RegistrationEnv env = RegistrationEnv::load(rules());
+  const std::string rule = "schema-tensorless-backend-kernel";
+  auto def = defining_tu("/p/a.cpp", "f(int n) -> Tensor");
+  // CPU and CUDA kernels: one finding naming both keys.
+  auto both = check_registrations({def, keyed_impl_tu("/p/b.cpp", "f", "CPU"), keyed_impl_tu("/p/c.cpp", "f", "CUDA")}, env);
+  ASSERT_EQ(count(both, rule), 1u);
+  EXPECT_NE(both.findings[0].message.find("its CPU and CUDA kernels"), std::string::npos) << both.findings[0].message;
+  // A CompositeExplicitAutograd kernel in another file answers every call.
+  auto composite = check_registrations(
+      {def, keyed_impl_tu("/p/b.cpp", "f", "CUDA"), keyed_impl_tu("/p/c.cpp", "f", "CompositeExplicitAutograd")}, env);
+  EXPECT_EQ(count(composite, rule), 0u);
+  // m.def(schema, fn): a catch-all kernel.
+  auto with_kernel = def;
+  with_kernel.defs[0].kernel = KernelRef{};
+  EXPECT_EQ(count(check_registrations({with_kernel, keyed_impl_tu("/p/b.cpp", "f", "CUDA")}, env), rule), 0u);
+  // A kernel registered from Python may be under any key.
+  RegistrationEnv with_python = env;
+  with_python.python.implemented_ops.insert("myops::f");
+  EXPECT_EQ(count(check_registrations({def, keyed_impl_tu("/p/b.cpp", "f", "CUDA")}, with_python), rule), 0u);
+  // Linting some files only, the composite kernel may be in another: a note.
+  auto partial = check_registrations({def, keyed_impl_tu("/p/b.cpp", "f", "CUDA")}, env, /*whole_project=*/false);
+  ASSERT_EQ(count(partial, rule), 1u);
+  EXPECT_EQ(partial.findings[0].severity, findings::Severity::Note);
+  // So may an impl the extractor could not read.
+  auto opaque = keyed_impl_tu("/p/c.cpp", "g", "CompositeExplicitAutograd");
+  opaque.blocks[0].opaque = true;
+  auto unread = check_registrations({def, keyed_impl_tu("/p/b.cpp", "f", "CUDA"), opaque}, env);
+  ASSERT_EQ(count(unread, rule), 1u);
+  for (const auto& f : unread.findings)
+    if (f.rule == rule) {
+      EXPECT_EQ(f.severity, findings::Severity::Note);
+    }
+}
+
 TEST(RegistrationChecks, DeviceBackendCoverage) {
   RegistrationEnv env = RegistrationEnv::load(rules());
   TuRegistrations tu;
@@ -466,7 +561,7 @@ TEST(RegistrationRulesDocs, EveryRuleTheChecksEmitIsDocumented) {
         "boxed-stack-type-mismatch", "boxed-arg-not-read-once", "boxed-return-not-written-once",
         "boxed-signature-mismatch", "backend-unknown-op", "backend-signature-mismatch", "torchbind-not-stable",
         "torchbind-missing-obj-flatten", "torchbind-missing-fake-class", "torchbind-fake-class-incomplete",
-        "torchbind-op-missing-fake"}) {
+        "torchbind-op-missing-fake", "schema-tensorless-backend-kernel"}) {
     const auto* doc = registry.find(id);
     ASSERT_NE(doc, nullptr) << id;
     EXPECT_FALSE(doc->instead.empty()) << id;

@@ -119,8 +119,9 @@ TEST(UnstableApiClean, StableCodeHasNoFindings) {
 TEST(UnstableMacro, ExpansionsIncludingThoseOfAProjectMacro) {
   const std::string cpp = lint_fixture("source-unstable-macro/fires.cpp");
   TuResult r = lint_file(cpp);
-  // CHECK_POSITIVE is reported where it is expanded (8:3), not at its #define.
-  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{7, 3}, {8, 3}, {9, 16}}));
+  // CHECK_POSITIVE is the project's macro: reported at TORCH_CHECK in its
+  // #define (4:27), not where it is expanded (8:3).
+  EXPECT_EQ(positions(r, "source-unstable-macro"), (Positions{{4, 27}, {7, 3}, {9, 16}}));
   // TORCH_CHECK's expansion through CHECK_POSITIVE is not reported again as API.
   EXPECT_TRUE(positions(r, "source-unstable-api").empty());
   const findings::Finding* check = find_finding(r, "source-unstable-macro", 7, 3);
@@ -134,37 +135,38 @@ TEST(UnstableMacro, ExpansionsIncludingThoseOfAProjectMacro) {
   ASSERT_TRUE(error->fix.has_value());
   EXPECT_EQ(text_at(*error->fix), "AT_ERROR(");
   EXPECT_EQ(error->fix->replacement, "STD_TORCH_CHECK(false, ");
-  // Through the project macro: named, with the rewrite in its #define (line 4).
-  const findings::Finding* through = find_finding(r, "source-unstable-macro", 8, 3);
-  ASSERT_NE(through, nullptr);
-  EXPECT_EQ(through->location.symbol, "TORCH_CHECK");
-  EXPECT_FALSE(through->severity.has_value());
-  EXPECT_NE(through->message.find("macro CHECK_POSITIVE expands to unstable PyTorch macro TORCH_CHECK"),
-            std::string::npos) << through->message;
-  ASSERT_TRUE(through->fix.has_value());
-  EXPECT_EQ(through->fix->file, cpp);
-  EXPECT_EQ(text_at(*through->fix), "TORCH_CHECK");
-  const std::string before_fix = read_file(cpp).substr(0, through->fix->begin_offset);
-  EXPECT_EQ(std::count(before_fix.begin(), before_fix.end(), '\n'), 3);  // on line 4, in the #define
-  EXPECT_NE(through->help.find("definition of CHECK_POSITIVE (" + cpp + ":4)"), std::string::npos) << through->help;
+  // In the definition: named, with its expansion, and no fix-it (torchabi does not edit a #define).
+  const findings::Finding* in_def = find_finding(r, "source-unstable-macro", 4, 27);
+  ASSERT_NE(in_def, nullptr);
+  EXPECT_EQ(in_def->location.symbol, "TORCH_CHECK");
+  EXPECT_FALSE(in_def->severity.has_value());
+  EXPECT_NE(in_def->message.find("macro CHECK_POSITIVE is defined with unstable PyTorch macro TORCH_CHECK"),
+            std::string::npos) << in_def->message;
+  EXPECT_FALSE(in_def->fix.has_value());
+  ASSERT_FALSE(in_def->notes.empty());
+  EXPECT_EQ(in_def->notes[0], "CHECK_POSITIVE is expanded at " + cpp + ":8");
+  EXPECT_NE(in_def->help.find("STD_TORCH_CHECK"), std::string::npos) << in_def->help;
+  EXPECT_NE(in_def->help.find("definition of CHECK_POSITIVE (" + cpp + ":4)"), std::string::npos) << in_def->help;
 }
 
-TEST(UnstableMacro, ChainOfProjectMacrosIsNamedAtTheExpansion) {
+TEST(UnstableMacro, ChainOfProjectMacrosIsReportedInTheInnermostDefinition) {
   const std::string dir = lint_fixture("source-unstable-macro");
   TuResult r = lint_file(dir + "/legacy_build.cpp");
   ASSERT_TRUE(r.failure.empty()) << r.failure;
-  EXPECT_EQ(positions(r, "source-unstable-macro", dir + "/legacy_build.cpp"), (Positions{{8, 3}}));
-  const findings::Finding* f = find_finding(r, "source-unstable-macro", 8, 3);
+  EXPECT_TRUE(positions(r, "source-unstable-macro", dir + "/legacy_build.cpp").empty());
+  // TORCH_CHECK in MYEXT_CHECK's #define (line 10); TORCH_LIBRARY_EXPAND is
+  // not expanded in this build: a note at its #define (6:37), no error.
+  EXPECT_EQ(positions(r, "source-unstable-macro", dir + "/registration.h"), (Positions{{6, 37}, {10, 32}}));
+  const findings::Finding* f = find_finding(r, "source-unstable-macro", 10, 32);
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->message.find("(MYEXT_CHECK_POSITIVE -> MYEXT_CHECK -> TORCH_CHECK)"), std::string::npos) << f->message;
+  EXPECT_FALSE(f->severity.has_value());
+  EXPECT_NE(f->message.find("macro MYEXT_CHECK is defined with unstable PyTorch macro TORCH_CHECK"), std::string::npos)
+      << f->message;
   ASSERT_EQ(f->notes.size(), 2u);
-  EXPECT_EQ(f->notes[0], "MYEXT_CHECK_POSITIVE is defined at " + dir + "/registration.h:11");
-  EXPECT_EQ(f->notes[1], "MYEXT_CHECK is defined at " + dir + "/registration.h:10");
-  ASSERT_TRUE(f->fix.has_value());
-  EXPECT_EQ(f->fix->file, dir + "/registration.h");
-  EXPECT_EQ(text_at(*f->fix), "TORCH_CHECK");
-  // TORCH_LIBRARY_EXPAND is not expanded in this build: a note at its #define, no error.
-  EXPECT_EQ(positions(r, "source-unstable-macro", dir + "/registration.h"), (Positions{{6, 37}}));
+  EXPECT_EQ(f->notes[0], "MYEXT_CHECK_POSITIVE is expanded at " + dir +
+                             "/legacy_build.cpp:8 (MYEXT_CHECK_POSITIVE -> MYEXT_CHECK -> TORCH_CHECK)");
+  EXPECT_EQ(f->notes[1], "MYEXT_CHECK_POSITIVE is defined at " + dir + "/registration.h:11");
+  EXPECT_FALSE(f->fix.has_value());
   const findings::Finding* note = find_finding(r, "source-unstable-macro", 6, 37);
   ASSERT_NE(note, nullptr);
   ASSERT_TRUE(note->severity.has_value());
@@ -173,6 +175,26 @@ TEST(UnstableMacro, ChainOfProjectMacrosIsNamedAtTheExpansion) {
   EXPECT_NE(note->message.find("TORCH_LIBRARY_EXPAND"), std::string::npos) << note->message;
   EXPECT_FALSE(note->fix.has_value());
   EXPECT_TRUE(positions(r, "source-unstable-api").empty());
+}
+
+// A project header that replaces c10's macro in a stable build: its own
+// definition, its uses judged by it; with no torch header at all (token
+// level) neither the #define, the #undef nor the uses are reported.
+TEST(UnstableMacro, TheProjectsOwnDefinitionOfATorchMacroIsNotAUse) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("own_macro_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "compat.h") << "#pragma once\n#include <torch/csrc/stable/macros.h>\n#undef C10_CUDA_CHECK\n"
+                                     "#define C10_CUDA_CHECK(EXPR) STD_CUDA_CHECK(EXPR)\n";
+  const std::string cpp = (dir / "use.cpp").string();
+  std::ofstream(cpp) << "#include \"compat.h\"\nint f(int e) {\n  C10_CUDA_CHECK(e);\n  return e;\n}\n";
+  TuResult r = lint_file(cpp, {"-DTORCH_TARGET_VERSION=0x020a000000000000"});
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  EXPECT_TRUE(positions(r, "source-unstable-macro").empty());
+  TuResult bare = lint_file(cpp, {"-DTORCH_TARGET_VERSION=0x020a000000000000"}, false);
+  ASSERT_TRUE(bare.failure.empty()) << bare.failure;
+  EXPECT_TRUE(positions(bare, "source-unstable-macro").empty());
+  for (const auto& f : bare.findings) EXPECT_FALSE(f.fix.has_value()) << f.rule << ": " << f.message;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(UnstableMacro, StableBuildOfADualBuildHeaderHasOnlyANoteWithRealHeaders) {

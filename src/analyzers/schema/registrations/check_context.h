@@ -30,7 +30,19 @@ const FunctionSchema* schema_of(const RegistrationContext& ctx, const ImplEntry&
 
 std::string describe_type(const Type& t);
 
+// On a partial view (FILE... rather than the whole project) what was not
+// seen may be in a file that was not linted: the finding becomes a note
+// saying so (`missing`: "def", "impl", ...).
+void partial_view(const RegistrationContext& ctx, findings::Finding& f, const char* missing);
+// Whether some registration of namespace `ns` could not be read: of its defs
+// (a Def or Fragment block; `defs`) or of its impls (any block).
+bool unread_in(const RegistrationContext& ctx, const std::string& ns, bool defs);
+// What the checks could not read may be what they did not find: the finding
+// becomes a note saying so (`what`: "m.def", "m.impl").
+void unread(findings::Finding& f, const std::string& ns, const char* what);
+
 void check_schema_rules(RegistrationContext& ctx);
+void check_tensorless_kernels(RegistrationContext& ctx);
 void check_kernels(RegistrationContext& ctx);
 void check_stable_types(RegistrationContext& ctx);
 void check_backends(RegistrationContext& ctx);

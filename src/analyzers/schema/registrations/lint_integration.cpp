@@ -80,7 +80,7 @@ std::vector<TuRegistrations> take_registrations(findings::Report& report) {
 
 void register_registration_extraction() {
   // The id is part of lint's cache key: bump it when the extracted data changes.
-  source::register_tu_check("schema-registrations-v5", [] { return std::make_unique<RegistrationExtraction>(); });
+  source::register_tu_check("schema-registrations-v6", [] { return std::make_unique<RegistrationExtraction>(); });
 }
 
 void RegistrationInputs::prepare(const std::vector<std::string>& project_roots) noexcept {

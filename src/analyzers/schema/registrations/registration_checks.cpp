@@ -54,12 +54,34 @@ const FunctionSchema* schema_of(const RegistrationContext& ctx, const ImplEntry&
 
 std::string describe_type(const Type& t) { return to_string(t); }
 
+void partial_view(const RegistrationContext& ctx, findings::Finding& f, const char* missing) {
+  if (ctx.whole_project) return;
+  f.severity = findings::Severity::Note;
+  f.notes.insert(f.notes.begin(), std::string("only some of the project's files were linted: the ") + missing +
+                                      " may be in a file that was not; lint the whole project with -p BUILD_DIR or "
+                                      "check . to know");
+}
+
+bool unread_in(const RegistrationContext& ctx, const std::string& ns, bool defs) {
+  for (auto [tu, b] : ctx.index.blocks())
+    if (b->ns == ns && b->opaque && (!defs || b->kind != BlockKind::Impl)) return true;
+  return false;
+}
+
+void unread(findings::Finding& f, const std::string& ns, const char* what) {
+  f.severity = findings::Severity::Note;
+  f.notes.insert(f.notes.begin(), std::string("some ") + what + " of the " + ns +
+                                      " library could not be read (built at run time, or registered by a function "
+                                      "whose body is not in the linted files): it may be among them");
+}
+
 RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus, const RegistrationEnv& env,
                                         bool whole_project) {
   RegistrationOutcome out;
   RegistrationIndex index(tus, out.findings);
   RegistrationContext ctx{index, env, out, whole_project};
   check_schema_rules(ctx);
+  check_tensorless_kernels(ctx);
   check_stable_types(ctx);
   check_kernels(ctx);
   check_backends(ctx);

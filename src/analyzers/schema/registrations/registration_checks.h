@@ -3,7 +3,8 @@
 //   schema-   schemas that do not parse, duplicate defs, impls of ops never
 //             defined, defs nothing implements, unknown dispatch keys,
 //             names in the wrong namespace, kernels whose C++ signature
-//             does not match (legacy API)
+//             does not match (legacy API), ops without a Tensor argument
+//             whose kernels are all under keys the dispatcher cannot reach
 //   boxed-    hand-written StableIValue kernels (stack slots, types, each
 //             argument read and each return written exactly once), TORCH_BOX
 //             signatures, schema types with no stable representation

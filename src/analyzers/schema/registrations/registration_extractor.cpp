@@ -421,7 +421,10 @@ private:
       d.block = block;
       d.schema = std::move(*first);
       d.where = location(call);
-      if (n >= 2) d.kernel = kernel(clang_Cursor_getArgument(call, 1));
+      // m.def(schema, fn) registers a kernel; a default argument (the legacy
+      // def's `tags = {}`, which libclang counts too) has no text in the call.
+      if (n >= 2 && !text_of(clang_Cursor_getArgument(call, 1)).empty())
+        d.kernel = kernel(clang_Cursor_getArgument(call, 1));
       out_.defs.push_back(std::move(d));
     } else {
       if (n < 2) return;

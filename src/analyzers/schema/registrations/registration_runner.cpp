@@ -18,7 +18,7 @@ namespace torchabi::schema {
 namespace {
 
 // Bump when the extracted data changes shape or meaning.
-constexpr const char* kExtractorVersion = "schema-registrations-v5";
+constexpr const char* kExtractorVersion = "schema-registrations-v6";
 
 std::string cache_key(const inputs::ClangArgs& tu, const RegistrationRunOptions& o) {
   std::string material = std::string(kExtractorVersion) + '\n' + tu.file + '\n' + tu.directory + '\n';

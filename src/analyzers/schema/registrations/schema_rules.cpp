@@ -35,33 +35,6 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-// On a partial view (FILE... rather than the whole project) what was not
-// seen may be in a file that was not linted: the finding becomes a note
-// saying so.
-void partial_view(const RegistrationContext& ctx, findings::Finding& f, const char* missing) {
-  if (ctx.whole_project) return;
-  f.severity = findings::Severity::Note;
-  f.notes.insert(f.notes.begin(), std::string("only some of the project's files were linted: the ") + missing +
-                                      " may be in a file that was not; lint the whole project with -p BUILD_DIR or "
-                                      "check . to know");
-}
-
-// Whether some registration of namespace `ns` could not be read: of its defs
-// (a Def or Fragment block) or of its impls (any block).
-bool unread_in(const RegistrationContext& ctx, const std::string& ns, bool defs) {
-  for (auto [tu, b] : ctx.index.blocks())
-    if (b->ns == ns && b->opaque && (!defs || b->kind != BlockKind::Impl)) return true;
-  return false;
-}
-
-// What the checks could not read may be what they did not find.
-void unread(findings::Finding& f, const std::string& ns, const char* what) {
-  f.severity = findings::Severity::Note;
-  f.notes.insert(f.notes.begin(), std::string("some ") + what + " of the " + ns +
-                                      " library could not be read (built at run time, or registered by a function "
-                                      "whose body is not in the linted files): it may be among them");
-}
-
 void duplicates(RegistrationContext& ctx) {
   std::map<std::string, const DefEntry*> first;
   for (const DefEntry& d : ctx.index.defs()) {

@@ -14,6 +14,7 @@ std::unique_ptr<TuCheck> make_macro_check();              // source-unstable-mac
 std::unique_ptr<TuCheck> make_preprocessor_traps_check(); // source-bool-macro-flag, source-target-version-undefined
 std::unique_ptr<TuCheck> make_shim_declaration_check();   // source-shim-declaration-mismatch
 std::unique_ptr<TuCheck> make_target_version_check();     // version-target-implausible, version-api-after-target
+std::unique_ptr<TuCheck> make_macro_not_in_headers_check();  // build-api-not-in-headers, for macros
 std::unique_ptr<TuCheck> make_hidden_api_check();         // build-api-hidden-by-configuration, build-api-not-in-headers
 std::unique_ptr<TuCheck> make_header_error_check();       // build-header-error
 std::unique_ptr<TuCheck> make_build_floor_check();        // build-target-version-missing

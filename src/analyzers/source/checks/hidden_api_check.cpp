@@ -4,11 +4,20 @@
 //    header, but in a branch this configuration's macros disable
 //    (shim.h declares aoti_torch_get_current_cuda_stream only under
 //    #ifdef USE_CUDA); the fix is a flag, not a code change.
+//  build-api-header-not-included: a stable name that a header of these
+//    PyTorch headers declares, but this TU does not include that header
+//    (directly, or because the project header that would have was not found);
+//    the fix is an #include, not a newer PyTorch.
 //  build-api-not-in-headers: a stable name (torch::stable::..., a C shim)
 //    that the headers in use do not declare at all: newer than them, or
 //    misspelled.
+// A name blames PyTorch only when a PyTorch header declares it: the skipped
+// ranges are matched against declarations (comments and strings blanked, the
+// enclosing namespaces compared with the name's scope), never against words.
 // Errors a version guard caused are version-api-after-target's (it runs
 // first and quotes clang's message); those are left alone here.
+#include <filesystem>
+#include <map>
 #include <set>
 
 #include "analyzers/source/ast_regions.h"
@@ -46,6 +55,97 @@ size_t declaration_of(std::string_view text, size_t begin, size_t end, std::stri
   return std::string_view::npos;
 }
 
+// `text` with comments and string and character literals blanked (same
+// offsets, newlines kept): what declarations can be looked for in.
+std::string code_only(std::string_view text) {
+  std::string out(text);
+  enum { Code, Line, Block, Str, Chr } st = Code;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const char c = text[i], n = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (st) {
+      case Code:
+        if (c == '/' && n == '/') st = Line;
+        else if (c == '/' && n == '*') st = Block;
+        else if (c == '"') st = Str;
+        else if (c == '\'' && !(i > 0 && is_identifier_char(text[i - 1]))) st = Chr;  // not 1'000
+        else continue;
+        out[i] = ' ';
+        break;
+      case Line:
+        if (c == '\n') st = Code;
+        else out[i] = ' ';
+        break;
+      case Block:
+        if (c == '*' && n == '/') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          st = Code;
+        } else if (c != '\n') {
+          out[i] = ' ';
+        }
+        break;
+      case Str:
+      case Chr:
+        if (c == '\\' && n != '\n') {
+          out[i] = ' ';
+          if (i + 1 < out.size()) out[++i] = ' ';
+          break;
+        }
+        if ((st == Str && c == '"') || (st == Chr && c == '\'') || c == '\n') st = Code;
+        if (c != '\n') out[i] = ' ';
+        break;
+    }
+  }
+  return out;
+}
+
+// The namespaces enclosing offset `at` of `code` (code_only text), "a::b".
+std::string namespace_at(std::string_view code, size_t at) {
+  std::vector<std::string> stack;  // "" for a brace that opens no named namespace
+  std::string pending;             // after `namespace NAME`, until its brace
+  bool in_namespace_head = false;
+  for (size_t i = 0; i < at && i < code.size(); ++i) {
+    const char c = code[i];
+    if (is_identifier_char(c) && (i == 0 || !is_identifier_char(code[i - 1]))) {
+      size_t e = i;
+      while (e < code.size() && is_identifier_char(code[e])) ++e;
+      const std::string_view word = code.substr(i, e - i);
+      if (word == "namespace") {
+        in_namespace_head = true;
+        pending.clear();
+      } else if (in_namespace_head && word != "inline") {
+        pending += (pending.empty() ? "" : "::") + std::string(word);
+      }
+      i = e - 1;
+    } else if (c == '{') {
+      stack.push_back(in_namespace_head ? (pending.empty() ? std::string("(anonymous)") : pending) : std::string());
+      in_namespace_head = false;
+    } else if (c == '}') {
+      if (!stack.empty()) stack.pop_back();
+    } else if (c == ';' || c == '=') {
+      in_namespace_head = false;  // a namespace alias or using-directive
+    }
+  }
+  std::string out;
+  for (const auto& n : stack)
+    if (!n.empty() && n != "(anonymous)") out += (out.empty() ? "" : "::") + n;
+  return out;
+}
+
+// Whether a name written with `scope` can be the one declared in namespace
+// `context`: the same, or `scope` written relative to an enclosing one.
+bool scope_matches(const std::string& scope, const std::string& context) {
+  return scope.empty() || context == scope || context.ends_with("::" + scope);
+}
+
+// Namespaces PyTorch's headers declare names in; a name qualified with any
+// other (cutlass::arch::...) is never PyTorch's to explain.
+bool pytorch_scope(const std::string& scope) {
+  if (scope.empty()) return true;
+  const std::string first = scope.substr(0, scope.find("::"));
+  return first == "torch" || first == "c10" || first == "at" || first == "caffe2" || first == "aoti";
+}
+
 // The macro a `#ifdef X` / `#if defined(X)` branch needs, or "".
 struct HiddenDeclaration {
   std::string header;  // include-relative torch name
@@ -71,9 +171,13 @@ public:
                                                         ? 0
                                                         : missing->name.rfind(':') + 1);
       if (!seen.emplace(at->file, at->offset).second) continue;
-      if (auto hidden = find_hidden(ctx, bare)) {
+      if (auto hidden = find_hidden(ctx, *missing, bare)) {
         report_hidden(ctx, *at, *missing, *hidden, d.message);
-      } else if (is_stable_name(ctx, *missing)) {
+      } else if (!is_stable_name(ctx, *missing)) {
+        continue;
+      } else if (auto declared = declaring_header(ctx, *missing, bare); declared && !read_by_tu(ctx, declared->path)) {
+        report_not_included(ctx, *at, *missing, *declared, d.message);
+      } else {
         report_not_in_headers(ctx, *at, *missing, d.message);
       }
     }
@@ -94,23 +198,87 @@ private:
     return *stable_files_;
   }
 
-  std::optional<HiddenDeclaration> find_hidden(CheckContext& ctx, const std::string& name) {
+  std::map<std::string, std::string> code_;  // file -> code_only text
+
+  const std::string& code_of(CheckContext& ctx, const std::string& file) {
+    auto it = code_.find(file);
+    if (it == code_.end()) it = code_.emplace(file, code_only(ctx.tu.file_text(file))).first;
+    return it->second;
+  }
+
+  std::optional<HiddenDeclaration> find_hidden(CheckContext& ctx, const MissingName& m, const std::string& name) {
+    if (!pytorch_scope(m.scope)) return std::nullopt;
     for (const auto& file : stable_files(ctx)) {
       const std::string_view text = ctx.tu.file_text(file);
       if (text.find(name) == std::string_view::npos) continue;
       const OffsetRanges skipped = skipped_ranges(ctx.tu, file);
       if (skipped.empty()) continue;
+      const std::string& code = code_of(ctx, file);
       for (const auto& b : inactive_branches(text, skipped)) {
         // A version guard hides it: version-api-after-target's to explain.
         if (b.directive.find("TORCH_FEATURE_VERSION") != std::string::npos ||
             b.chain_opening.find("TORCH_FEATURE_VERSION") != std::string::npos)
           continue;
-        size_t p = declaration_of(text, b.body_begin, b.body_end, name);
-        if (p == std::string_view::npos) continue;
-        return HiddenDeclaration{ctx.tu.torch_header_name(file), LineIndex(text).at(static_cast<uint32_t>(p)).first, b};
+        for (size_t from = b.body_begin; from < b.body_end;) {
+          const size_t p = declaration_of(code, from, b.body_end, name);
+          if (p == std::string_view::npos) break;
+          if (scope_matches(m.scope, namespace_at(code, p)))
+            return HiddenDeclaration{ctx.tu.torch_header_name(file), LineIndex(text).at(static_cast<uint32_t>(p)).first, b};
+          from = p + name.size();
+        }
       }
     }
     return std::nullopt;
+  }
+
+  // The PyTorch header of this release that declares `m` (from the rules'
+  // header of the API, checked against that header's text), when there is one.
+  struct DeclaringHeader {
+    std::string header;  // include-relative
+    std::string path;
+  };
+  std::optional<DeclaringHeader> declaring_header(CheckContext& ctx, const MissingName& m, const std::string& bare) {
+    std::string header;
+    bool macro = false;
+    if (const StableApi* api = ctx.env.stable_apis.find(m.qualified())) {
+      header = api->header;
+      macro = api->kind == "macro";
+    } else if (ctx.env.catalog && m.scope.empty()) {
+      if (const auto* fn = ctx.env.catalog->find_c(m.name)) header = fn->header;
+    }
+    if (header.empty() || header == "-") return std::nullopt;
+    for (const auto& root : torch_roots(ctx)) {
+      const std::string path = root + header;
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) continue;
+      const std::string code = code_only(text::read_file_or_empty(path));
+      const bool declared = macro ? code.find("#define " + bare) != std::string::npos ||
+                                        code.find("# define " + bare) != std::string::npos
+                                  : declaration_of(code, 0, code.size(), bare) != std::string_view::npos;
+      if (declared) return DeclaringHeader{header, path};
+    }
+    return std::nullopt;
+  }
+
+  // The directories the stable headers this TU read are included from.
+  std::vector<std::string> torch_roots(CheckContext& ctx) {
+    std::set<std::string> roots;
+    for (const auto& f : stable_files(ctx)) {
+      const std::string name = ctx.tu.torch_header_name(f);
+      if (!name.empty() && f.size() > name.size() && f.ends_with(name)) roots.insert(f.substr(0, f.size() - name.size()));
+    }
+    return {roots.begin(), roots.end()};
+  }
+
+  // Project headers this TU includes that were not found: what may have
+  // brought the declaring header in.
+  static std::vector<std::string> missing_project_headers(CheckContext& ctx) {
+    std::vector<std::string> out;
+    for (const auto& inc : ctx.tu.includes())
+      if (inc.resolved.empty() && inc.header_name.empty() && !inc.spelled.starts_with("torch/") &&
+          !inc.spelled.starts_with("ATen/") && !inc.spelled.starts_with("c10/") && ctx.tu.is_project_file(inc.includer))
+        out.push_back(inc.spelled);
+    return out;
   }
 
   static bool is_stable_name(CheckContext& ctx, const MissingName& m) {
@@ -150,6 +318,44 @@ private:
     else
       f.help = "Build this code in the configuration where " + cond +
                " is compiled (see the header's condition), or do without " + m.qualified() + ".";
+    ctx.report(std::move(f));
+  }
+
+  static bool read_by_tu(CheckContext& ctx, const std::string& path) {
+    std::error_code ec;
+    const auto canonical = std::filesystem::weakly_canonical(path, ec);
+    for (const auto& f : ctx.tu.files_read()) {
+      if (f == path) return true;
+      std::error_code e2;
+      if (!ec && std::filesystem::weakly_canonical(f, e2) == canonical) return true;
+    }
+    return false;
+  }
+
+  void report_not_included(CheckContext& ctx, const Diagnostic& at, const MissingName& m, const DeclaringHeader& h,
+                           const std::string& clang) {
+    findings::Finding f;
+    f.rule = "build-api-header-not-included";
+    f.location = location_of(range_of(at));
+    f.location.symbol = m.qualified();
+    const auto release = headers_release(ctx);
+    const std::string headers = release ? "the PyTorch " + release->str() + " headers" : "the PyTorch headers in use";
+    const std::vector<std::string> missing = missing_project_headers(ctx);
+    f.message = m.qualified() + " is declared by <" + h.header + "> of " + headers + ", which this translation unit " +
+                "does not include";
+    if (missing.empty()) {
+      f.message += ", so the code does not compile";
+      f.help = "Add #include <" + h.header + "> (include what you use; the header is part of the stable ABI).";
+    } else {
+      // Perhaps the project header that was not found includes it: a
+      // missing include path, not a defect of this file.
+      f.severity = findings::Severity::Note;
+      f.message += "; it may come through " + text::join(missing, ", ") + ", which " +
+                   (missing.size() == 1 ? "was" : "were") + " not found";
+      f.help = "Give the include path of " + missing.front() + " (-I, or lint with the build's compile database); "
+               "if it does not include <" + h.header + ">, add #include <" + h.header + ">.";
+    }
+    f.notes.push_back("declared at " + h.path + std::string(kClangQuote) + clang);
     ctx.report(std::move(f));
   }
 

@@ -1,9 +1,14 @@
 // source-unstable-macro: uses of PyTorch's unstable macros (TORCH_CHECK,
 // AT_DISPATCH_*, TORCH_LIBRARY*, C10_CUDA_KERNEL_LAUNCH_CHECK, AT_ERROR,
 // PYBIND11_MODULE binding torch types, ...), from libclang's macro expansion
-// records; project macros built on them are reported where they are
-// expanded, naming the chain, and a definition that is never expanded only
-// gets a note; with missing headers the macro names are found in the tokens.
+// records. A definition is not a use: a macro the project defines itself (its
+// #define is in a project file, even under a torch macro's name, such as a
+// stable build's own C10_CUDA_CHECK) is judged by its definition. Its uses
+// are fine when its body uses only stable things; otherwise the finding is at
+// the unstable macro in the body (once, naming an expansion and the chain),
+// without a fix-it: torchabi never edits a #define. A definition that is never
+// expanded only gets a note. With missing headers the macro names are found
+// in the tokens, outside preprocessor directives and the project's own macros.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -166,15 +171,21 @@ public:
         }
       }
     }
-    const std::set<std::pair<std::string, uint32_t>> in_definitions = project_macro_chains(ctx);
+    ProjectMacros macros(ctx);
+    const std::set<std::pair<std::string, uint32_t>> in_definitions = project_macro_chains(ctx, macros);
     if (ctx.tu.ast_complete()) return;
     // Missing headers: the macro was never defined, so never expanded.
     for (const auto& file : ctx.tu.project_files()) {
+      const auto directives = directive_spans(ctx.tu.file_text(file));
       for (const auto& t : ctx.tokens(file)) {
         if (t.kind != Token::Kind::Identifier) continue;
         if (expanded.count({t.range.file, t.range.begin}) || in_definitions.count({t.range.file, t.range.begin})) continue;
         auto m = ctx.env.replacements.find(t.text, "macro");
         if (!m) continue;
+        // `#define C10_CUDA_CHECK(...)`, `#undef`, `#ifdef`: not a use.
+        if (in_spans(directives, t.range.begin)) continue;
+        // The project's own C10_CUDA_CHECK: judged by its definition.
+        if (macros.is_project_macro(t.text)) continue;
         if (t.text == "PYBIND11_MODULE" && !torch_types) continue;
         report(ctx, t.text, t.range, Range{}, &*m, "", false, true);
       }
@@ -182,26 +193,27 @@ public:
   }
 
 private:
-  // Project macros built on torch macros are reported where they are
-  // expanded, naming the chain (CHECK_POSITIVE -> TORCH_CHECK): a definition
-  // is not a use. A project header that defines both TORCH_LIBRARY_EXPAND and
+  // A project macro built on torch macros is reported at the torch macro in
+  // its definition (the innermost one of a chain: CHECK_POSITIVE ->
+  // MYEXT_CHECK -> TORCH_CHECK), once, naming an expansion: a definition is
+  // not a use, and every expansion of it uses what its body uses. A project
+  // header that defines both TORCH_LIBRARY_EXPAND and
   // STABLE_TORCH_LIBRARY_EXPAND, to serve both builds, is fine when only the
   // stable one is expanded; the other gets a note. Returns the positions of
   // the torch macro names in project definitions, which the token-level scan
   // must not report again.
-  static std::set<std::pair<std::string, uint32_t>> project_macro_chains(CheckContext& ctx) {
-    ProjectMacros macros(ctx);
+  static std::set<std::pair<std::string, uint32_t>> project_macro_chains(CheckContext& ctx, ProjectMacros& macros) {
     std::set<const MacroDefinition*> expanded;
-    std::set<std::tuple<std::string, uint32_t, std::string>> reported;
+    // By the torch macro's position in a definition: the first expansion reaching it.
+    std::map<std::pair<std::string, uint32_t>, std::pair<const MacroUse*, ProjectMacros::Reached>> reached;
     for (const auto& u : ctx.tu.macro_uses()) {
       if (u.def_file.empty() || !ctx.tu.is_project_file(u.def_file)) continue;
       const MacroDefinition* d = macros.definition_of(u);
       if (!d) continue;
-      for (const auto& use : macros.torch_macros_reached(*d, expanded)) {
-        if (!reported.emplace(u.range.file, u.range.begin, use.torch_macro).second) continue;
-        report_through_project_macro(ctx, u, use);
-      }
+      for (auto& use : macros.torch_macros_reached(*d, expanded))
+        reached.emplace(std::make_pair(use.torch_range.file, use.torch_range.begin), std::make_pair(&u, std::move(use)));
     }
+    for (const auto& [at, first] : reached) report_in_definition(ctx, *first.first, first.second);
     std::set<std::pair<std::string, uint32_t>> in_definitions;
     for (const auto& d : ctx.tu.macro_definitions()) {
       for (const auto& [id, range] : d.body_identifiers) {
@@ -229,23 +241,28 @@ private:
     return in_definitions;
   }
 
-  static void report_through_project_macro(CheckContext& ctx, const MacroUse& u, const ProjectMacros::Reached& use) {
+  static void report_in_definition(CheckContext& ctx, const MacroUse& u, const ProjectMacros::Reached& use) {
     const MacroDefinition& inner = *use.chain.back();
     findings::Finding f;
     f.rule = kUnstableMacroRule;
-    f.location = location_of(u.range);
+    f.location = location_of(use.torch_range);
     f.location.symbol = use.torch_macro;
+    // The same for every TU that expands it, so that a header's finding is reported once.
+    f.message = "macro " + inner.name + " is defined with unstable PyTorch macro " + use.torch_macro +
+                ", so every expansion of " + inner.name + " uses it";
     std::string chain;
     for (const MacroDefinition* d : use.chain) chain += d->name + " -> ";
     chain += use.torch_macro;
-    f.message = "macro " + u.name + " expands to unstable PyTorch macro " + use.torch_macro +
-                (use.chain.size() > 1 ? " (" + chain + ")" : "");
+    f.notes.push_back(u.name + " is expanded at " + display_path(u.range.file) + ":" + std::to_string(u.range.line) +
+                      (use.chain.size() > 1 ? " (" + chain + ")" : ""));
     for (const MacroDefinition* d : use.chain)
-      f.notes.push_back(d->name + " is defined at " + display_path(d->range.file) + ":" + std::to_string(d->range.line));
+      if (d != &inner)
+        f.notes.push_back(d->name + " is defined at " + display_path(d->range.file) + ":" + std::to_string(d->range.line));
     auto m = ctx.env.replacements.find(use.torch_macro, "macro");
-    describe(ctx, *m, f, use.torch_range, Range{}, m->entry->style == ReplacementStyle::Rename);
+    // No fix-it: a #define is the project's own code (it may serve another build too).
+    describe(ctx, *m, f, use.torch_range, Range{}, false);
     f.help += " Change it in the definition of " + inner.name + " (" + display_path(inner.range.file) + ":" +
-              std::to_string(inner.range.line) + "); every expansion of it uses it.";
+              std::to_string(inner.range.line) + "); its expansions then follow.";
     ctx.report(std::move(f));
   }
 

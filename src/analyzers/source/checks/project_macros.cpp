@@ -1,8 +1,40 @@
 #include "analyzers/source/checks/project_macros.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 
 namespace torchabi::source::checks {
+
+std::vector<std::pair<uint32_t, uint32_t>> directive_spans(std::string_view text) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  size_t line = 0;
+  while (line < text.size()) {
+    size_t p = line;
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+    size_t end = line;
+    // The line's end, following backslash continuations.
+    for (;;) {
+      end = text.find('\n', end);
+      if (end == std::string_view::npos) {
+        end = text.size();
+        break;
+      }
+      size_t b = end;
+      if (b > 0 && text[b - 1] == '\r') --b;
+      if (b == 0 || text[b - 1] != '\\') break;
+      ++end;
+    }
+    if (p < text.size() && text[p] == '#') out.emplace_back(static_cast<uint32_t>(p), static_cast<uint32_t>(end));
+    line = end + 1;
+  }
+  return out;
+}
+
+bool in_spans(const std::vector<std::pair<uint32_t, uint32_t>>& spans, uint32_t offset) {
+  auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(offset, UINT32_MAX));
+  return it != spans.begin() && offset < std::prev(it)->second;
+}
 
 ProjectMacros::ProjectMacros(CheckContext& ctx) : ctx_(ctx) {
   for (const auto& d : ctx.tu.macro_definitions()) by_name_[d.name].push_back(&d);

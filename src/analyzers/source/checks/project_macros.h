@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzers/source/tu_check.h"
@@ -16,6 +18,13 @@ namespace torchabi::source::checks {
 
 // The project's #defines by name, and which torch macros each reaches,
 // directly or through other project macros.
+// The [begin, end) offsets of the preprocessor directives of `text` (a line
+// whose first non-blank character is '#', with its backslash continuations):
+// a name in `#define NAME`, `#undef NAME`, `#ifdef NAME` or a #define's body
+// is not a use of NAME where it is written.
+std::vector<std::pair<uint32_t, uint32_t>> directive_spans(std::string_view text);
+bool in_spans(const std::vector<std::pair<uint32_t, uint32_t>>& spans, uint32_t offset);
+
 class ProjectMacros {
 public:
   struct Reached {
