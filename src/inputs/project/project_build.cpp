@@ -305,6 +305,9 @@ ProjectBuild read_kernel_builder_build(const std::string& file, const TorchLocat
       for (const auto& src : comp.sources) {
         CompileCommand c = kernel_builder_command(spec, comp, src, dir, release, torch);
         c.arguments.insert(c.arguments.begin() + 1, "-D" + macro + "_KERNEL");
+        // kernel-builder's generated CMake (its preamble) defines USE_CUDA for
+        // every file of a CUDA build.
+        if (backend == "cuda") c.arguments.insert(c.arguments.begin() + 2, "-DUSE_CUDA=1");
         for (const auto& d : defines) c.arguments.insert(c.arguments.end() - 2, "-D" + d);
         if (shown.insert(c.arguments[0]).second && stable_backend(backend))
           b.facts.emplace_back(label + " (" + backend + ") " + c.arguments[0] + " flags",

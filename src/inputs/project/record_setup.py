@@ -221,13 +221,21 @@ class Permissive:
     __ge__ = __gt__
 
 
+PROBED_DUNDERS = {"__path__", "__file__", "__spec__", "__loader__", "__all__", "__wrapped__", "__package__",
+                  "__getattr__", "__dict__", "__class__", "__module__", "__qualname__", "__name__", "__origin__",
+                  "__args__", "__signature__", "__annotations__", "__builtins__", "__cached__", "__fspath__",
+                  "__mro_entries__", "__set_name__", "__get__", "__set__", "__delete__", "__iter__", "__len__"}
+
+
 def permissive_module(name, given, why):
     module = types.ModuleType(name)
     module.__path__ = []  # a package: `from x.y import z` works too
     module.__file__ = None
 
     def missing(attr):
-        if attr.startswith("__") and attr.endswith("__"):
+        # What Python itself probes for stays absent; torch.__config__ and
+        # other dunder names a script reads are values.
+        if attr in PROBED_DUNDERS:
             raise AttributeError(attr)
         given.add("stand-in", f"{name}.{attr} ({why})")
         return Permissive(f"{name}.{attr}", given)
@@ -458,7 +466,9 @@ class Placeholders:
             p = os.path.abspath(os.fspath(path))
         except TypeError:
             return
-        if not inside(p, self.project) or os.path.exists(p):
+        # The copy's parent directory is ours too: a subproject's script that
+        # reads ../README.md finds a placeholder there.
+        if not inside(p, os.path.dirname(self.project)) or os.path.exists(p):
             return
         name = os.path.basename(p).lower()
         text = "0.0.0\n" if "version" in name else ""
@@ -620,6 +630,17 @@ def fail(line):
     print(line, file=sys.stderr, flush=True)
 
 
+def older_than_headers(installed, headers):
+    """True when the installed torch's major.minor is below the headers'."""
+    def key(v):
+        parts = []
+        for p in (v or "").split("+")[0].split(".")[:2]:
+            digits = "".join(c for c in p if c.isdigit())
+            parts.append(int(digits) if digits else 0)
+        return tuple(parts)
+    return bool(headers) and key(installed) < key(headers)
+
+
 def write_report(path, recorder, project, info, given, partial=None):
     data = report(recorder, project, info)
     data["given"] = [list(g) for g in given.items]
@@ -655,6 +676,10 @@ def main():
         try:
             import torch
             import torch.utils.cpp_extension as cpp_extension
+            if older_than_headers(str(torch.__version__), args.torch_version):
+                given.add("torch", f"the interpreter's torch {torch.__version__} is older than the headers in use "
+                                   f"({args.torch_version}): the stand-in torch of the headers' release instead")
+                raise ImportError("older than the headers")
             info["torch"] = {"version": str(torch.__version__).split("+")[0],
                              "cpp_extension": os.path.abspath(cpp_extension.__file__),
                              "include_paths": list(cpp_extension.include_paths())}

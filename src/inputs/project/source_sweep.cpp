@@ -31,20 +31,29 @@ bool skipped_dir(const std::string& name) {
   return name.starts_with(".") || kNames.count(name) > 0 || name.ends_with(".egg-info");
 }
 
-// An #include of a PyTorch header in the file's first 256 KiB.
-bool includes_torch(const fs::path& p) {
+// What a file's #includes say of it, from its first 256 KiB: stable (a header
+// of the stable ABI and no other PyTorch header), legacy (an ATen, c10 or
+// torch/extension.h header), or neither.
+enum class Includes { None, Stable, Legacy };
+
+Includes torch_includes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::string line;
   size_t read = 0;
+  bool stable = false;
   while (read < (256u << 10) && std::getline(in, line)) {
     read += line.size() + 1;
     const size_t hash = line.find_first_not_of(" \t");
     if (hash == std::string::npos || line[hash] != '#' || line.find("include", hash) == std::string::npos) continue;
-    for (const char* root : {"torch/", "ATen/", "c10/"})
+    for (const char* root : {"torch/csrc/stable/", "torch/headeronly/", "torch/csrc/inductor/aoti_torch/c/"})
+      if (line.find(root) != std::string::npos) stable = true;
+    if (stable && line.find("torch/csrc/stable/") != std::string::npos) continue;
+    for (const char* root : {"ATen/", "c10/", "torch/extension.h", "torch/torch.h", "torch/library.h", "torch/all.h",
+                             "torch/python.h", "torch/script.h"})
       if (line.find(std::string("<") + root) != std::string::npos || line.find(std::string("\"") + root) != std::string::npos)
-        return true;
+        return Includes::Legacy;
   }
-  return false;
+  return stable ? Includes::Stable : Includes::None;
 }
 
 struct Walk {
@@ -89,10 +98,15 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
   ProjectBuild b;
   b.build_file = root.string();
   b.db.path = root.string();
+  // Only what is meant to be stable is held to the stable ABI: a repository
+  // that ports part of its code keeps legacy files its build does not ship as
+  // stable, and without the build there is no telling which those are.
   std::vector<std::string> cxx, nvcc;
+  size_t legacy = 0;
   for (const auto& s : w.sources) {
-    if (!includes_torch(s)) continue;
-    (s.ends_with(".cu") ? nvcc : cxx).push_back(s);
+    const Includes kind = torch_includes(s);
+    legacy += kind == Includes::Legacy;
+    if (kind == Includes::Stable) (s.ends_with(".cu") ? nvcc : cxx).push_back(s);
   }
   // The project's own headers: its root and every directory that holds
   // some, the way a build's include_dirs usually name them.
@@ -123,8 +137,9 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
   b.facts.emplace_back("build description",
                        "not understood (" + why + "): " + std::to_string(cxx.size() + nvcc.size()) + " of " +
                            std::to_string(w.sources.size()) +
-                           " C++/CUDA sources include PyTorch headers and are linted with the flags that could be "
-                           "determined (include directories, torch headers, -D), not the build's");
+                           " C++/CUDA sources include only stable PyTorch headers and are linted with the flags that "
+                           "could be determined (include directories, torch headers, -D), not the build's; " +
+                           std::to_string(legacy) + " that include ATen/c10 headers are not held to the stable ABI");
   b.notes.push_back({root.string(), 0,
                      "the build was not understood (" + why +
                          "): sources were linted without the build's flags (TORCH_TARGET_VERSION, USE_CUDA and "

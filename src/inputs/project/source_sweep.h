@@ -2,7 +2,7 @@
 // not understand (no build description, a script that failed everywhere, one
 // that declares nothing torchabi can read) still has its C++/CUDA sources
 // right there. Answering "exit 2" would pass nothing and help nobody, so every
-// source that includes PyTorch headers is linted with the flags that can be
+// source that includes stable PyTorch headers (and no ATen/c10 ones) is linted with the flags that can be
 // determined without the build: the repository's include directories, the
 // torch headers, torch's default standard, the user's -D. The configuration
 // says so, and the report says how to give the real build.
@@ -20,7 +20,7 @@ inline constexpr size_t kMaxSweptFiles = 4000;
 
 // The C/C++/CUDA sources under `dir` (hidden directories, virtual
 // environments, build trees and third-party checkouts left out) that
-// include a PyTorch header, as one configuration per compiler. `why` is the
+// include stable PyTorch headers and no legacy ones, as one configuration per compiler. `why` is the
 // one line saying why the build was not understood; it becomes a note.
 // Never throws for the repository's content.
 ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, const std::vector<std::string>& defines,
