@@ -72,6 +72,7 @@ if [ -n "$chroot_dir" ]; then
   $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
     chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c '$run'" >"$inside/write.log" 2>&1 ||
     { echo "build_ninja.sh: BuildExtension did not write build.ninja in the chroot:" >&2; tail -3 "$inside/write.log" >&2; exit 1; }
+  mkdir -p "$work"
   cp -r "$inside/proj" "$work/"
   # The chroot's headers, seen from here.
   sed -i "s# -I/usr/# -I$chroot_dir/usr/#g; s# -isystem /usr/# -isystem $chroot_dir/usr/#g" "$work"/proj/build/temp.*/build.ninja
