@@ -485,22 +485,6 @@ bool skipped_directory(const fs::path& p) {
   return fs::exists(p / "pyvenv.cfg", ec) || fs::is_regular_file(p / ".git", ec);
 }
 
-void add_configuration(ProjectBuild& b, const BuildConfiguration& proto, const CompileCommand& c) {
-  std::vector<std::string> args(c.arguments.begin(), c.arguments.end() - 2);  // without -c SOURCE
-  for (auto& conf : b.configurations) {
-    if (conf.unit == proto.unit && conf.compiler == proto.compiler && conf.platform == proto.platform &&
-        conf.arguments == args && conf.directory == c.directory) {
-      if (std::find(conf.sources.begin(), conf.sources.end(), c.file) == conf.sources.end()) conf.sources.push_back(c.file);
-      return;
-    }
-  }
-  BuildConfiguration conf = proto;
-  conf.arguments = std::move(args);
-  conf.directory = c.directory;
-  conf.sources = {c.file};
-  b.configurations.push_back(std::move(conf));
-}
-
 }  // namespace jit_load_detail
 
 std::vector<std::string> find_jit_load_files(const std::string& dir) {
@@ -627,7 +611,7 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
         proto.file = l.file;
         proto.line = l.ext.line;
         proto.unresolved = proto.compiler == "nvcc" ? l.ext.unresolved_nvcc : l.ext.unresolved_cxx;
-        add_configuration(b, proto, c);
+        add_to_configuration(b, proto, c);
       }
     }
   }

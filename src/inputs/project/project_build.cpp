@@ -35,14 +35,12 @@ std::string BuildConfiguration::label() const {
   return unit + " (" + what + (platform.empty() || platform == "linux" ? std::string() : ", " + platform) + ")";
 }
 
-// Files `c` into the configuration `proto` describes: the one with the same
-// unit, compiler, backend, platform and flags, else a new one.
-static void add_to_configuration(ProjectBuild& b, const BuildConfiguration& proto, const CompileCommand& c) {
+void add_to_configuration(ProjectBuild& b, const BuildConfiguration& proto, const CompileCommand& c) {
   std::vector<std::string> args(c.arguments.begin(), c.arguments.end() - 2);  // without -c SOURCE
   for (auto& conf : b.configurations) {
     if (conf.unit == proto.unit && conf.compiler == proto.compiler && conf.backend == proto.backend &&
         conf.platform == proto.platform && conf.arguments == args && conf.directory == c.directory) {
-      conf.sources.push_back(c.file);
+      if (std::find(conf.sources.begin(), conf.sources.end(), c.file) == conf.sources.end()) conf.sources.push_back(c.file);
       return;
     }
   }

@@ -77,6 +77,11 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const std::vector<std::string>& defines = {});
 
+// Files `c` (a compile command ending in -c SOURCE) into the configuration
+// `proto` describes: the one with the same unit, compiler, backend, platform
+// and flags, else a new one.
+void add_to_configuration(ProjectBuild& b, const BuildConfiguration& proto, const CompileCommand& c);
+
 // db's commands from `b.configurations`: those of `platform` held to the
 // stable ABI, one command per source, labelled. Replaces db.commands.
 void fill_compile_db(ProjectBuild& b, const std::string& platform);
