@@ -183,6 +183,50 @@ TEST(BuildEnvironment, AScriptThatFailsWhereCudaLooksAvailableGivesItsCpuConfigu
   EXPECT_TRUE(noted) << j.dump(1);
 }
 
+// Flags a build_ext subclass adds before the build starts are the build's
+// flags (nunchaku copies extra_compile_args["gcc"] into ["cxx"]); what it
+// does after super().build_extensions() is the build, never reached.
+void expect_build_ext_override_recorded(const std::string& python) {
+  const std::string dir = make_temp_dir() + "/override";
+  write_file(dir, "setup.py",
+             "from setuptools import setup\n"
+             "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+             "class Build(BuildExtension):\n"
+             "    def build_extensions(self):\n"
+             "        key = 'msvc' if self.compiler.compiler_type == 'msvc' else 'gcc'\n"
+             "        for ext in self.extensions:\n"
+             "            ext.extra_compile_args['cxx'] = ext.extra_compile_args.get('cxx', []) + ext.extra_compile_args[key]\n"
+             "        super().build_extensions()\n"
+             "        open('/tmp/torchabi-override-reached', 'w').write('the build ran')\n"
+             "setup(name='ov', ext_modules=[CppExtension('ov._C', ['csrc/ops.cpp'], extra_compile_args={\n"
+             "    'gcc': ['-DUSE_CUDA', '-DTORCH_TARGET_VERSION=0x020a000000000000'], 'msvc': ['/DUSE_CUDA']})],\n"
+             "    cmdclass={'build_ext': Build})\n");
+  write_file(dir, "csrc/ops.cpp", kStableOps);
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, python, &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  const std::string flags = fact(project, "extension ov._C c++ flags");
+  EXPECT_NE(flags.find("-DUSE_CUDA"), std::string::npos) << project->dump(1);
+  EXPECT_NE(flags.find("-DTORCH_TARGET_VERSION=0x020a000000000000"), std::string::npos) << project->dump(1);
+  EXPECT_NE(fact(project, "given to setup.py: build_ext").find("Build.build_extensions() ran up to the build"),
+            std::string::npos)
+      << project->dump(1);
+  for (const auto& f : j["findings"]) EXPECT_NE(f["rule"], "build-extension-without-target") << f.dump(1);
+  EXPECT_FALSE(fs::exists("/tmp/torchabi-override-reached"));
+}
+
+TEST(BuildEnvironment, FlagsABuildExtSubclassAddsAreRecordedWithTheStandInTorch) {
+  expect_build_ext_override_recorded(python_without_torch(make_temp_dir()));
+}
+
+TEST(BuildEnvironment, FlagsABuildExtSubclassAddsAreRecordedWithARealTorch) {
+  if (!fs::exists("/usr/lib/python3/dist-packages/torch/__init__.py")) GTEST_SKIP() << "Debian's python3-torch is not installed";
+  expect_build_ext_override_recorded(kPython);
+}
+
 TEST(BuildEnvironment, SourcesWithoutAnUnderstoodBuildAreLintedNotExit2) {
   const std::string dir = make_temp_dir() + "/nobuild";
   write_file(dir, "csrc/ops.cpp", kStableOps);

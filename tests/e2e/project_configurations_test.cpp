@@ -92,6 +92,43 @@ TEST(ProjectConfigurations, MissingUseCudaIsReportedAtTheUseAndAtTheExtension) {
   EXPECT_EQ(finding(j, "build-define-missing")->at("location").at("symbol"), "USE_CUDA");
 }
 
+// The use is in a header: the configuration to blame is the one compiling
+// the source that includes it.
+TEST(ProjectConfigurations, MissingUseCudaInAHeaderBlamesTheConfigurationOfItsIncluder) {
+  auto r = check(configs("define_missing_in_header"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"build-api-hidden-by-configuration", "stream_util.h", 8},
+                                          {"build-define-missing", "setup.py", 9}}))
+      << j.dump(1);
+  const auto* f = finding(j, "build-define-missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->at("message").get<std::string>().find("stream_util.h:8"), std::string::npos) << f->dump(1);
+}
+
+// Extensions of one package may need different releases on purpose: a note
+// that names the one deciding where both load, not a warning.
+TEST(ProjectConfigurations, ExtensionsWithTheirOwnTargetsGetANoteOnly) {
+  auto r = check(configs("extensions_with_own_targets"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = r.json();
+  const auto* f = finding(j, "build-target-version-inconsistent");
+  ASSERT_NE(f, nullptr) << j.dump(1);
+  EXPECT_EQ((*f)["severity"], "note");
+  EXPECT_NE((*f)["message"].get<std::string>().find("cfg_own._newer targets 2.10 while extension cfg_own._base targets 2.9"),
+            std::string::npos)
+      << (*f)["message"];
+}
+
+// A target that decodes to no release is still a target: the finding is
+// about its value, not about its absence.
+TEST(ProjectConfigurations, AnImplausibleTargetIsNotAMissingOne) {
+  auto r = check(configs("implausible_target"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  auto j = r.json();
+  EXPECT_EQ(findings(j), (std::set<Found>{{"version-target-implausible", "ops.cpp", 0}})) << j.dump(1);
+}
+
 TEST(ProjectConfigurations, TheConsistentProjectIsClean) {
   auto r = check(configs("consistent"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -4,9 +4,11 @@
 // build file, and with the platforms whose branch of the build script does
 // define it (`-DUSE_CUDA` only `if os.name == "nt"`).
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "analyzers/build/checks.h"
+#include "findings/note_prefixes.h"
 
 namespace torchabi::build {
 
@@ -22,13 +24,27 @@ std::string macro_asked(const findings::Finding& f) {
 }
 
 bool compiles(const inputs::BuildConfiguration& c, const std::string& shown) {
-  return std::any_of(c.sources.begin(), c.sources.end(), [&](const auto& s) { return shown_path(s) == shown; });
+  return std::any_of(c.sources.begin(), c.sources.end(),
+                     [&](const auto& s) { return shown_path(s) == shown_path(shown); });
+}
+
+// A finding in a header belongs to the configurations of the sources that
+// compiled it (the "compiled from" note lint adds), a finding in a source to
+// that source's.
+bool compiles_finding(const inputs::BuildConfiguration& c, const findings::Finding& f) {
+  if (compiles(c, f.location.file)) return true;
+  for (const auto& n : f.notes)
+    if (n.starts_with(findings::kCompiledFrom) && compiles(c, n.substr(findings::kCompiledFrom.size()))) return true;
+  return false;
 }
 
 }  // namespace
 
 void check_define_missing(const ProjectView& view, findings::Report& report) {
-  std::set<std::pair<std::string, std::string>> done;  // label, macro
+  // One finding per configuration and macro, at the build file; the uses stay
+  // reported at their lines (build-api-hidden-by-configuration), and later
+  // uses of the same macro are listed in its notes.
+  std::map<std::pair<std::string, std::string>, size_t> made;  // label, macro -> index in out
   std::vector<findings::Finding> out;
   for (const auto& f : report.findings) {
     if (f.rule != "build-api-hidden-by-configuration") continue;
@@ -36,7 +52,11 @@ void check_define_missing(const ProjectView& view, findings::Report& report) {
     if (macro.empty()) continue;
     for (const auto& lc : view.linted) {
       const inputs::BuildConfiguration& c = *lc.config;
-      if (!compiles(c, f.location.file) || define_value(c, macro) || !done.emplace(c.label(), macro).second) continue;
+      if (!compiles_finding(c, f) || define_value(c, macro)) continue;
+      if (auto it = made.find({c.label(), macro}); it != made.end()) {
+        out[it->second].notes.push_back("also needed at " + f.location.display() + " (" + f.location.symbol + ")");
+        continue;
+      }
       std::vector<std::string> platforms;
       for (const auto* other : view.elsewhere)
         if (other->unit == c.unit && other->compiler == c.compiler && define_value(*other, macro) &&
@@ -53,6 +73,7 @@ void check_define_missing(const ProjectView& view, findings::Report& report) {
       g.notes.push_back(f.message);
       g.help = "Add -D" + macro + " to " + where_flags_go(c) +
                (where.empty() ? std::string() : " on every platform, not only in the " + where + " branch") + ".";
+      made[{c.label(), macro}] = out.size();
       out.push_back(std::move(g));
     }
   }

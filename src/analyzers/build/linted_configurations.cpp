@@ -50,7 +50,7 @@ ProjectView view_of(const inputs::ProjectBuild& project, const std::string& plat
     }
     if (!c.stable_expected) continue;
     by_label[c.label()] = v.linted.size();
-    v.linted.push_back({&c, {}, {}, {}, {}, {}});
+    v.linted.push_back({&c, {}, {}, {}, {}, {}, {}});
   }
   for (const auto& s : lint.subjects) {
     if (s.kind != "translation-unit") continue;
@@ -65,6 +65,8 @@ ProjectView view_of(const inputs::ProjectBuild& project, const std::string& plat
     const std::string target = fact(s, "TORCH_TARGET_VERSION");
     if (auto t = first_release(target); t) {
       if (!lc.target || *t > *lc.target) lc.target = t;
+    } else if (target.find("(invalid)") != std::string::npos) {
+      lc.invalid_target.push_back(s.path);
     } else {
       lc.untargeted.push_back(s.path);
     }

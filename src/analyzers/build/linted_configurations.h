@@ -19,9 +19,13 @@ struct LintedConfiguration {
   std::vector<std::string> stable_files;    // as the report shows them
   std::optional<TorchVersion> target;       // the highest any stable TU compiles with
   std::vector<std::string> untargeted;      // stable TUs compiled without one
+  // Stable TUs given a TORCH_TARGET_VERSION that decodes to no release: they do
+  // state a target (version-target-implausible says what is wrong with it).
+  std::vector<std::string> invalid_target;
   std::optional<TorchVersion> floor;        // the release the build will need (predicted)
   std::optional<TorchVersion> code_floor;   // the oldest release its code allows
   bool stable() const { return !stable_files.empty(); }
+  bool states_target() const { return target || !invalid_target.empty(); }
 };
 
 struct ProjectView {

@@ -66,8 +66,10 @@ void check_target_mismatch(const ProjectView& view, findings::Report& report) {
     library_target[key.second + "\n" + key.first] = {*targeted->target, targeted};
   }
 
-  // Across the libraries of one backend: a package loads where all its
-  // libraries load, so a lone higher target decides for all of them.
+  // Across the libraries of one backend: a note, not a warning. Packages
+  // commonly import each extension on its own (try/except per feature), so
+  // two extensions built for different releases on purpose are a correct
+  // build; the note still says which extension decides where all of them load.
   std::map<std::string, std::vector<std::pair<TorchVersion, const LintedConfiguration*>>> by_backend;
   for (const auto& [key, t] : library_target) by_backend[key.substr(0, key.find('\n'))].push_back(t);
   for (const auto& [backend, targets] : by_backend) {
@@ -75,9 +77,11 @@ void check_target_mismatch(const ProjectView& view, findings::Report& report) {
     for (const auto& [t, lc] : targets) {
       if (t == low->first) continue;
       findings::Finding f = at_declaration("build-target-version-inconsistent", *lc->config);
+      f.severity = findings::Severity::Note;
       f.location.symbol = "TORCH_TARGET_VERSION";
       f.message = lc->config->unit + " targets " + t.str() + " while " + low->second->config->unit + " targets " +
-                  low->first.str() + ": the package loads only where every extension does (" + t.str() + " and newer)";
+                  low->first.str() + ": on releases before " + t.str() + " it does not load (fine when the package imports it "
+                  "on its own; otherwise the package needs " + t.str() + ")";
       f.help = "Give every extension of the project the same TORCH_TARGET_VERSION, or state " + t.str() +
                " as the project's oldest supported PyTorch.";
       report.findings.push_back(std::move(f));

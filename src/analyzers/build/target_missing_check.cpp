@@ -22,7 +22,7 @@ void check_target_missing(const ProjectView& view, findings::Report& report) {
     std::vector<std::string> files;
     std::string compilers;
     for (const auto* lc : configs) {
-      any_target |= lc->target.has_value();
+      any_target |= lc->states_target();
       if (lc->floor && (!floor || *lc->floor > *floor)) floor = lc->floor;
       if (lc->code_floor && (!code_floor || *lc->code_floor > *code_floor)) code_floor = lc->code_floor;
       files.insert(files.end(), lc->stable_files.begin(), lc->stable_files.end());

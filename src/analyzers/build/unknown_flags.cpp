@@ -6,6 +6,9 @@
 // fact. They stay in the report as notes that say so.
 #include "analyzers/build/configuration_checks.h"
 
+#include "analyzers/build/linted_configurations.h"
+#include "findings/note_prefixes.h"
+
 #include <algorithm>
 
 namespace torchabi::build {
@@ -22,6 +25,11 @@ bool rests_on_flags(const std::string& rule) {
 void demote(findings::Finding& f, const std::string& why) {
   f.severity = findings::Severity::Note;
   f.message += " (" + why + ")";
+}
+
+bool compiles_file(const inputs::BuildConfiguration& c, const std::string& file) {
+  const std::string shown = shown_path(file);
+  return std::any_of(c.sources.begin(), c.sources.end(), [&](const auto& s) { return shown_path(s) == shown; });
 }
 
 bool is_note(const findings::Finding& f) { return f.severity && *f.severity == findings::Severity::Note; }
@@ -42,9 +50,13 @@ void keep_what_rests_on_resolved_flags(const inputs::ProjectBuild& project, cons
       if (!rests_on_flags(f.rule) || is_note(f)) continue;
       // A finding concerns the configuration when it is in one of its
       // sources, or names it (the project-level build-* findings do).
-      bool concerns = std::find(conf.sources.begin(), conf.sources.end(), f.location.file) != conf.sources.end() ||
-                      f.message.find(label) != std::string::npos || f.message.find(conf.unit + " ") != std::string::npos;
-      for (const auto& n : f.notes) concerns |= n.find(label) != std::string::npos;
+      // A finding in a header concerns the configurations of the source
+      // that compiled it (lint's "compiled from" note).
+      bool concerns = compiles_file(conf, f.location.file) || f.message.find(label) != std::string::npos ||
+                      f.message.find(conf.unit + " ") != std::string::npos;
+      for (const auto& n : f.notes)
+        concerns |= n.find(label) != std::string::npos ||
+                    (n.starts_with(findings::kCompiledFrom) && compiles_file(conf, n.substr(findings::kCompiledFrom.size())));
       if (concerns) demote(f, "it rests on flags that could not be determined: " + conf.unresolved);
     }
   }

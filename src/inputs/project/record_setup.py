@@ -576,6 +576,76 @@ def build_ext_of(cmdclass):
     return f"{getattr(cls, '__module__', '?')}.{getattr(cls, '__qualname__', cls)}"
 
 
+class BuildReached(Exception):
+    """Raised where the build itself would start: what ran before is recorded."""
+
+
+class StandInCompiler(Permissive):
+    """self.compiler of a build_ext run: the platform's compiler type, and
+    every method a no-op (overrides wrap spawn, add flags to compiler_so)."""
+
+    def __init__(self, platform_name, given):
+        super().__init__("build_ext.compiler", given)
+        object.__setattr__(self, "compiler_type", "msvc" if platform_name == "win32" else "unix")
+        object.__setattr__(self, "compiler_so", ["cc"])
+        object.__setattr__(self, "compiler_cxx", ["c++"])
+        object.__setattr__(self, "spawn", lambda *a, **k: None)
+
+
+def build_bases(cls):
+    """The classes of cls's MRO that are torch's BuildExtension or
+    setuptools'/distutils' build_ext: where the project's code ends."""
+    out = []
+    for c in getattr(cls, "__mro__", ()):
+        module = getattr(c, "__module__", "")
+        if (c.__name__ == "BuildExtension" and module.startswith("torch.utils.cpp_extension")) or \
+                (c.__name__ == "build_ext" and module.split(".")[0] in ("setuptools", "distutils")):
+            out.append(c)
+    return out
+
+
+def run_build_ext_override(cmdclass, extensions, platform_name, given, project):
+    """Runs a project's build_ext subclass up to the point where the build
+    would start, so that what its build_extensions() does to the extensions
+    first (nunchaku copies extra_compile_args["gcc"] into ["cxx"]) is in the
+    recorded flags. The real build is never reached: build_extensions of the
+    torch/setuptools bases raises BuildReached, and the extensions are
+    mutated in place, so the report describes them as the compiler gets them."""
+    cls = (cmdclass or {}).get("build_ext")
+    bases = build_bases(cls) if isinstance(cls, type) else []
+    if not bases or not extensions:
+        return
+    own = [c for c in cls.__mro__ if c not in bases and c is not object and not any(issubclass(b, c) for b in bases)]
+    if not any("build_extensions" in vars(c) for c in own):
+        return
+
+    def reached(self, *args, **kwargs):
+        raise BuildReached()
+
+    saved = [(b, vars(b).get("build_extensions")) for b in bases]
+    for b, _ in saved:
+        b.build_extensions = reached
+    try:
+        from setuptools.dist import Distribution
+        command = cls(Distribution({"name": "project", "ext_modules": list(extensions)}))
+        command.extensions = list(extensions)
+        command.compiler = StandInCompiler(platform_name, given)
+        command.build_temp = command.build_lib = os.path.join(project, "build")
+        command.build_extensions()
+    except BuildReached:
+        given.add("build_ext", f"{cls.__qualname__}.build_extensions() ran up to the build; its changes to the "
+                               "extensions' flags are recorded")
+    except BaseException as e:  # noqa: B902  the override's failure, whatever it is
+        given.add("build_ext", f"{cls.__qualname__}.build_extensions() failed before the build "
+                               f"({one_line(e, project)}): flags it would add are not recorded")
+    finally:
+        for b, original in saved:
+            if original is None:
+                del b.build_extensions
+            else:
+                b.build_extensions = original
+
+
 def torch_requirements(attrs, file, line):
     out = []
     reqs = attrs.get("install_requires") or []
@@ -728,6 +798,9 @@ def main():
     if failure is not None and not recorder.created and not recorder.setup_calls:
         fail(failure)  # nothing constructed: the failure is the answer
         return 1
+    for attrs, _, _ in recorder.setup_calls:
+        run_build_ext_override(attrs.get("cmdclass"), [e for e in (attrs.get("ext_modules") or [])
+                                                       if hasattr(e, "sources")], args.platform, given, project)
     write_report(args.out, recorder, project, info, given, failure)
     return 0
 

@@ -255,6 +255,34 @@ torch.library.impl(name, "cpu"); torch.library.impl("ns::second", "cpu")
   EXPECT_EQ(py.implemented_ops.size(), 4u);
 }
 
+// A Library object carries the namespace; its define/impl strings do not.
+TEST(PythonScanner, LibraryObjectsQualifyTheirDefinesAndImpls) {
+  PythonRegistrations py;
+  scan_python_text(R"py(import torch
+if kernels_available:
+    lib = torch.library.Library("ao", "FRAGMENT")
+    lib.define(
+        "quantize(Tensor input, bool rowwise) -> (Tensor, Tensor)",
+        tags=[torch._C.Tag.needs_fixed_stride_order],
+    )
+    lib.impl("quantize", quantize_cuda, "CUDA")
+_lib_x: torch.library.Library = torch.library.Library("ao", "DEF")
+_lib_x.define("pad.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+_lib_x.define(schema_variable)
+other.lib.define("not_ours(Tensor x) -> Tensor")
+mylib = MyLibrary("zz", "DEF")
+mylib.define("not_a_library(Tensor x) -> Tensor")
+same = lib == Library("q", "DEF")
+)py",
+                   "/p/objects.py", py);
+  EXPECT_TRUE(py.defined_ops.count("ao::quantize")) << "a schema on the next line of the call";
+  EXPECT_TRUE(py.implemented_ops.count("ao::quantize"));
+  EXPECT_TRUE(py.defined_ops.count("ao::pad.out")) << "an annotated binding and an overload name";
+  EXPECT_FALSE(py.defined_ops.count("ao::not_ours")) << "another object's attribute";
+  EXPECT_FALSE(py.defined_ops.count("zz::not_a_library")) << "a class whose name only ends in Library";
+  EXPECT_EQ(py.defined_ops.size(), 2u);
+}
+
 // ---- the cross-TU checks on hand-built registrations -------------------------
 
 findings::Location at(const std::string& file, uint32_t line) { return {file, line, 1, "", ""}; }

@@ -1,5 +1,7 @@
 #include "analyzers/schema/registrations/python_registrations.h"
 
+#include "analyzers/schema/registrations/python_library_objects.h"
+
 #include <filesystem>
 #include <fstream>
 #include <cctype>
@@ -132,6 +134,7 @@ bool PythonRegistrations::names(const std::set<std::string>& set, const std::str
 
 void scan_python_text(const std::string& text, const std::string& path, PythonRegistrations& into) {
   if (!may_register(text)) return;
+  scan_library_objects(text, into);
   std::vector<std::string> lines;
   std::istringstream in(text);
   for (std::string l; std::getline(in, l);) lines.push_back(l);

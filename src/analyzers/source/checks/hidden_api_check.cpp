@@ -28,6 +28,7 @@
 #include "analyzers/source/rules_import.h"
 #include "analyzers/source/token_scan.h"
 #include "common/text.h"
+#include "findings/note_prefixes.h"
 #include "inputs/api_catalog.h"
 
 namespace torchabi::source::checks {
@@ -311,6 +312,10 @@ private:
                 ", which this build configuration does not compile, so the code does not compile";
     f.notes.push_back("declared at " + h.header + ":" + std::to_string(h.line) + ", in " + cond + " (line " +
                       std::to_string(h.branch.line) + ")" + std::string(kClangQuote) + clang);
+    // A use in a project header: name the source that compiled it, so that
+    // project mode can blame the configuration (build-define-missing).
+    if (f.location.file != ctx.tu.main_file())
+      f.notes.push_back(std::string(findings::kCompiledFrom) + display_path(ctx.tu.main_file()));
     if (!macro.empty())
       f.help = "Define " + macro + " for this extension: add -D" + macro +
                " to every compiler's flags that builds this code (g++ and nvcc; in setup.py both "

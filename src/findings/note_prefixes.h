@@ -1,0 +1,15 @@
+// Prefixes of finding notes that a later stage reads back. A note is text for
+// the user; these few also carry a fact from the stage that knows it (lint,
+// per translation unit) to one that needs it (project mode, per build
+// configuration), so producer and reader spell them from one place.
+#pragma once
+
+#include <string_view>
+
+namespace torchabi::findings {
+
+// "compiled from <source>": the translation unit that reported a finding
+// located in a header it includes.
+constexpr std::string_view kCompiledFrom = "compiled from ";
+
+}  // namespace torchabi::findings
