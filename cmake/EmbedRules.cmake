@@ -9,7 +9,18 @@ function(torchabi_embed_rules rules_dir out_cpp)
     DEPENDS ${_rules} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/embed_rules_script.cmake
     COMMENT "Embedding rules/ into torchabi"
     VERBATIM)
-  set(TORCHABI_EMBEDDED_RULES_CPP "${out_cpp}" PARENT_SCOPE)
+  # What --version says of them (release, file count, digest), precomputed:
+  # hashing every byte at run time cost each --version ~3 ms.
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  get_filename_component(_dir "${out_cpp}" DIRECTORY)
+  set(_release_cpp "${_dir}/embedded_rules_release.cpp")
+  add_custom_command(
+    OUTPUT "${_release_cpp}"
+    COMMAND Python3::Interpreter ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/rules_release.py ${rules_dir} ${_release_cpp}
+    DEPENDS ${_rules} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/rules_release.py
+    COMMENT "Describing the embedded rules for --version"
+    VERBATIM)
+  set(TORCHABI_EMBEDDED_RULES_CPP "${out_cpp};${_release_cpp}" PARENT_SCOPE)
 endfunction()
 
 # Generates a header holding the text of `in_file` as the constant

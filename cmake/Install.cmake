@@ -21,8 +21,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # Debug information stays in the build tree (the binary is 10x larger with it).
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# Shared libraries the binary links come from dpkg-shlibdeps; libclang is
-# loaded at run time (libclang_loader.h), so its package is named here.
+# Shared libraries the binary links come from dpkg-shlibdeps (libarchive,
+# libelf, yaml-cpp, zstd, bzip2 and zlib are linked statically:
+# cmake/StaticDeps.cmake); libclang and libzip are loaded at run time
+# (libclang_loader.h, libzip_loader.h), so their packages are named here.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 get_filename_component(_libclang_real "${LIBCLANG_LIBRARY}" REALPATH)
 execute_process(COMMAND dpkg-query -S "${_libclang_real}" OUTPUT_VARIABLE _libclang_owner ERROR_QUIET
@@ -30,6 +32,18 @@ execute_process(COMMAND dpkg-query -S "${_libclang_real}" OUTPUT_VARIABLE _libcl
 string(REGEX MATCH "^[^:]+" _libclang_pkg "${_libclang_owner}")
 if(_libclang_pkg)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${_libclang_pkg}")
+endif()
+# libzip is loaded on first use too (src/inputs/libzip_loader): named the same way.
+find_library(_libzip_so NAMES zip NO_CACHE)
+if(_libzip_so)
+  get_filename_component(_libzip_real "${_libzip_so}" REALPATH)
+  execute_process(COMMAND dpkg-query -S "${_libzip_real}" OUTPUT_VARIABLE _libzip_owner ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  string(REGEX MATCH "^[^:]+" _libzip_pkg "${_libzip_owner}")
+  if(_libzip_pkg)
+    list(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS "${_libzip_pkg}")
+    string(REPLACE ";" ", " CPACK_DEBIAN_PACKAGE_DEPENDS "${CPACK_DEBIAN_PACKAGE_DEPENDS}")
+  endif()
 endif()
 # `torchabi scan` runs its front end (share/torchabi/scan.py) on Debian's
 # Python with Dask; the rest of the tool works without them.

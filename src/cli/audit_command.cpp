@@ -1,15 +1,22 @@
 // `torchabi audit PATH...`: lints built artifacts (shared libraries, wheels,
-// directory trees) against the LibTorch stable ABI.
+// directory trees) against the LibTorch stable ABI. And `scan`'s batches
+// (`torchabi __audit-batch`): many artifacts audited in one process, each
+// exactly as `torchabi audit ARTIFACT` would.
+#include <iostream>
 #include <memory>
+#include <new>
+#include <sstream>
 
 #include "analyzers/binary/audit_runner.h"
 #include "analyzers/binary/symbol_classifier.h"
+#include "analyzers/binary/torch_audit.h"
 #include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
+#include "reporters/path_bytes.h"
 
 namespace torchabi::cli {
 
@@ -25,7 +32,7 @@ struct AuditArgs {
   ReportOptions report;
 };
 
-int run(const AuditArgs& a) {
+int run(const AuditArgs& a, binary::SymbolClassifier* reused = nullptr) {
   validate_report_options(a.report);
   const auto& catalog = inputs::ApiCatalog::current();
   binary::AuditOptions options;
@@ -36,17 +43,13 @@ int run(const AuditArgs& a) {
   options.python = a.python;
   if (a.paths.empty() && !env_given) throw InputError("audit", "give PATH... (libraries, wheels, directories), "
                                                                    "a distribution NAME, or --env [PYTHON]");
-  auto classifier = binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current());
-  findings::Report report = binary::run_audit(a.paths, options, classifier);
+  std::unique_ptr<binary::SymbolClassifier> own;
+  if (!reused) own.reset(new binary::SymbolClassifier(binary::SymbolClassifier::from_rules(catalog, inputs::RulesSource::current())));
+  findings::Report report = binary::run_audit(a.paths, options, reused ? *reused : *own);
   return finish_report(report, a.report, a.paths);
 }
 
-}  // namespace
-
-void add_audit_command(CLI::App& app, Dispatch& d) {
-  auto* cmd = app.add_subcommand(
-      "audit", "Check built extensions (.so files, wheels, directories of them) against the LibTorch stable ABI");
-  auto args = std::make_shared<AuditArgs>();
+void add_audit_options(CLI::App* cmd, const std::shared_ptr<AuditArgs>& args) {
   cmd->add_option("PATH", args->paths,
                   "Shared libraries, wheels, directories to walk for them, or the NAME of a distribution installed "
                   "in --python's environment");
@@ -62,7 +65,90 @@ void add_audit_command(CLI::App& app, Dispatch& d) {
       ->expected(0, 1);
   cmd->add_option("--python", args->python, "The interpreter whose environment --env and NAME read (default python3)");
   add_report_options(*cmd, args->report);
+}
+
+// One artifact of a batch, as tool_main would run `audit ... ARTIFACT`: its
+// report (stdout), its messages (stderr) and its exit code.
+int audit_one(const AuditArgs& base, const std::string& artifact, binary::SymbolClassifier& classifier,
+              std::string& out, std::string& err) {
+  AuditArgs a = base;
+  a.paths = {artifact};
+  std::ostringstream o, e;
+  std::streambuf* old_out = std::cout.rdbuf(o.rdbuf());
+  std::streambuf* old_err = std::cerr.rdbuf(e.rdbuf());
+  int code;
+  try {
+    code = run(a, &classifier);
+  } catch (const InputError& x) {
+    std::cerr << "torchabi: error: " << reporters::escape_for_text(x.line()) << "\n";
+    code = kExitInputError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "torchabi: out of memory while reading " << reporters::escape_for_text(artifact) << "\n";
+    code = kExitInputError;
+  } catch (const std::exception& x) {
+    std::cerr << "torchabi: internal error: " << x.what() << " (please report this)\n";
+    code = kExitInputError;
+  }
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  out = o.str();
+  err = e.str();
+  return code;
+}
+
+}  // namespace
+
+void add_audit_command(CLI::App& app, Dispatch& d) {
+  auto* cmd = app.add_subcommand(
+      "audit", "Check built extensions (.so files, wheels, directories of them) against the LibTorch stable ABI");
+  auto args = std::make_shared<AuditArgs>();
+  add_audit_options(cmd, args);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
+}
+
+int audit_batch_main(int argc, char** argv) {
+  // argv: torchabi __audit-batch [audit options]; the artifacts on stdin,
+  // each ended by a NUL byte. For each, in order, on stdout:
+  //   "torchabi-audit <exit code> <stdout bytes> <stderr bytes>\n", then
+  //   those bytes: what `torchabi audit [options] ARTIFACT` would print.
+  // The rules, the symbol classifier and every --torch install are read once
+  // for the whole batch. Bad options: one line on stderr, exit 2, nothing done.
+  CLI::App app{"torchabi __audit-batch: audits the artifacts named on stdin, one report each (torchabi scan)"};
+  auto args = std::make_shared<AuditArgs>();
+  add_audit_options(&app, args);
+  try {
+    app.parse(argc - 1, argv + 1);
+    validate_report_options(args->report);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "torchabi: error: " << e.what() << "\n";
+    return kExitInputError;
+  } catch (const InputError& e) {
+    std::cerr << "torchabi: error: " << reporters::escape_for_text(e.line()) << "\n";
+    return kExitInputError;
+  }
+  if (!args->paths.empty()) {
+    std::cerr << "torchabi: error: __audit-batch reads the artifacts from stdin, not from its arguments\n";
+    return kExitInputError;
+  }
+  binary::reuse_torch_installs();
+  std::unique_ptr<binary::SymbolClassifier> classifier;
+  std::string artifact, out, err;
+  while (std::getline(std::cin, artifact, '\0')) {
+    if (artifact.empty()) continue;
+    if (!classifier) {
+      try {
+        classifier.reset(new binary::SymbolClassifier(
+            binary::SymbolClassifier::from_rules(inputs::ApiCatalog::current(), inputs::RulesSource::current())));
+      } catch (const InputError& e) {
+        std::cerr << "torchabi: error: " << reporters::escape_for_text(e.line()) << "\n";
+        return kExitInputError;
+      }
+    }
+    const int code = audit_one(*args, artifact, *classifier, out, err);
+    std::cout << "torchabi-audit " << code << " " << out.size() << " " << err.size() << "\n" << out << err;
+    std::cout.flush();
+  }
+  return kExitClean;
 }
 
 }  // namespace torchabi::cli

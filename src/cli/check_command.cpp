@@ -28,6 +28,7 @@
 #include "inputs/project/project_build.h"
 #include "inputs/project/source_sweep.h"
 #include "inputs/rules_source.h"
+#include "reporters/path_bytes.h"  // one_line: a name with a newline stays one line
 
 namespace torchabi::cli {
 
@@ -76,9 +77,16 @@ std::string find_build_dir(const fs::path& dir) {
   return {};
 }
 
+// A wheel, `x.so`, or a versioned `libx.so.1.2`: the suffix after ".so" must
+// be version numbers, so that `x.so.bak` or `x.so.orig` lying in a tree are
+// not audited as the project's build.
 bool is_artifact(const fs::path& p) {
   const std::string name = p.filename().string();
-  return name.ends_with(".whl") || name.ends_with(".so") || name.find(".so.") != std::string::npos;
+  if (name.ends_with(".whl") || name.ends_with(".so")) return true;
+  const size_t at = name.rfind(".so.");
+  if (at == std::string::npos) return false;
+  const std::string version = name.substr(at + 4);
+  return !version.empty() && version.find_first_not_of("0123456789.") == std::string::npos && !version.ends_with(".");
 }
 
 // Built artifacts under `dir`, skipping hidden directories (caches, .git).
@@ -231,7 +239,7 @@ int run(CheckArgs a) {
   auto lint = [&](const source::LintRequest& req, const std::string& input) {
     try {
       LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
-      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
       analysed += out.analysed;
       append(report, std::move(out.report));
     } catch (const InputError& e) {
@@ -275,7 +283,7 @@ int run(CheckArgs a) {
     req.derived_db = project.db;
     try {
       LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
-      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+      for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
       analysed += out.analysed;
       // Compare the configurations the build ships, once each is linted.
       if (compare) build::check_configurations(project, platform, out.report);

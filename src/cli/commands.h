@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,9 +17,15 @@ struct Dispatch {
 
 void register_commands(CLI::App& app, Dispatch& dispatch);
 
+// `torchabi NAME` where NAME is no subcommand: the one line naming it, the
+// commands and the closest one; empty when `args` (argv without the program)
+// starts with a subcommand, an option or nothing.
+std::string unknown_command_message(const CLI::App& app, const std::vector<std::string>& args);
+
 // One per subcommand, each in <name>_command.cpp.
 void add_audit_command(CLI::App& app, Dispatch& d);
 void add_check_command(CLI::App& app, Dispatch& d);
+void add_completion_command(CLI::App& app, Dispatch& d);
 void add_explain_command(CLI::App& app, Dispatch& d);
 void add_lint_command(CLI::App& app, Dispatch& d);
 void add_migrate_command(CLI::App& app, Dispatch& d);
@@ -26,5 +34,10 @@ void add_rules_import_command(CLI::App& app, Dispatch& d);
 void add_run_command(CLI::App& app, Dispatch& d);
 void add_scan_command(CLI::App& app, Dispatch& d);
 void add_schema_command(CLI::App& app, Dispatch& d);
+
+// `torchabi __audit-batch [audit options]` (not a command for users: `scan`'s
+// workers run it): audits the NUL-separated artifacts read from stdin, each as
+// `audit` would, in one process (audit_command.cpp).
+int audit_batch_main(int argc, char** argv);
 
 }  // namespace torchabi::cli

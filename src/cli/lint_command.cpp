@@ -23,10 +23,32 @@
 #include "common/input_error.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
+#include "reporters/path_bytes.h"  // one_line: a name with a newline stays one line
 
 namespace torchabi::cli {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// "8G", "512M", "64K" or a number of bytes.
+unsigned long long parse_memory_size(const std::string& text) {
+  size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    throw CLI::ValidationError("--tu-memory", "'" + text + "' is not a size (8G, 512M, bytes)");
+  }
+  const std::string unit = text.substr(used);
+  const int shift = unit.empty() ? 0 : unit == "K" || unit == "k" ? 10 : unit == "M" || unit == "m" ? 20
+                                    : unit == "G" || unit == "g" ? 30 : -1;
+  if (shift < 0 || (shift && n > (~0ull >> shift)))
+    throw CLI::ValidationError("--tu-memory", "'" + text + "' is not a size (8G, 512M, bytes)");
+  return n << shift;
+}
+
+}  // namespace
 
 void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
   cmd.add_option("-j,--jobs", a.jobs, "Translation units parsed in parallel (default: one per core)")->group("Lint");
@@ -49,6 +71,28 @@ void add_lint_options(CLI::App& cmd, LintOptionsArgs& a) {
       ->group("Lint");
   cmd.add_flag("--no-torch-import", a.no_torch_import,
                "Use only torchabi's rules for API versions, not the stable headers found in the flags")
+      ->group("Lint");
+  // Bounds per translation unit (source/tu_runner.h): set when parsed, so
+  // that every run of the command (lint, registrations, migrate's compile
+  // check) has them.
+  cmd.add_option_function<unsigned>(
+         "--tu-timeout",
+         [](unsigned seconds) {
+           auto l = source::isolated_limits();
+           l.seconds = seconds;
+           source::set_isolated_limits(l);
+         },
+         "Seconds one translation unit may take; past it, it is reported as not analysed (default 600; 0: no limit)")
+      ->group("Lint");
+  cmd.add_option_function<std::string>(
+         "--tu-memory",
+         [](const std::string& text) {
+           auto l = source::isolated_limits();
+           l.memory_bytes = parse_memory_size(text);
+           source::set_isolated_limits(l);
+         },
+         "Address space one translation unit may use, as 8G, 512M or bytes; past it, it is reported as not "
+         "analysed (default 8G; 0: no limit)")
       ->group("Lint");
   cmd.add_option("--also-define", a.also_define,
                  "Lint every file once more with -DNAME[=VALUE] (repeat for more configurations) and merge the "
@@ -153,7 +197,7 @@ int run(LintArgs& a, CLI::App& cmd) {
   reject_unknown_options(cmd, "lint");
   const source::LintRequest req = a.sources.request();
   LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
-  for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+  for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
   if (a.report.verbose)
     std::cerr << "torchabi: note: " << out.analysed << " translation units analysed, " << out.from_cache
               << " of them from the cache\n";

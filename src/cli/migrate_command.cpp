@@ -41,6 +41,7 @@
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
 #include "reporters/migration_reporter.h"
+#include "reporters/path_bytes.h"  // one_line: a name with a newline stays one line
 
 namespace torchabi::cli {
 
@@ -60,10 +61,14 @@ struct MigrateArgs {
   std::string baseline;        // --baseline FILE: a previous plan's JSON to compare the progress with
   std::string write_baseline;  // --write-baseline FILE: this plan's JSON, for the next run's --baseline
   LintOptionsArgs lint;
+  ReportOptions shared;  // --fail-on, --config, --color, -q, -v: the options every analysing command takes
 };
 
 void validate(const MigrateArgs& a, CLI::App& cmd) {
   reject_unknown_options(cmd, "migrate");
+  ReportOptions shared = a.shared;
+  shared.format = "text";  // migrate's own --format is checked below
+  validate_report_options(shared);
   if (!reporters::parse_plan_format(a.format))
     throw InputError("--format", "unknown format '" + a.format + "' (md, html, json)");
   if (a.dry_run && !a.fix) throw InputError("--dry-run", "only makes sense with --fix");
@@ -128,7 +133,7 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
               << (r.fix.description.empty() ? "'" + r.fix.replacement + "'" : r.fix.description) << "): " << r.reason
               << "\n";
   }
-  for (const auto& n : checked.notes) std::cerr << "torchabi: note: " << n << "\n";
+  for (const auto& n : checked.notes) std::cerr << "torchabi: note: " << reporters::one_line(n) << "\n";
   const size_t n = plan.applied_count();
   std::cerr << "torchabi: " << (dry_run ? "would make " : "made ") << n << " rewrite" << (n == 1 ? "" : "s") << " in "
             << plan.files.size() << " file" << (plan.files.size() == 1 ? "" : "s");
@@ -161,7 +166,8 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   std::optional<Progress> baseline;
   if (!a.baseline.empty()) baseline = read_progress_file(a.baseline);
   LintOutcome out = lint_sources(req, a.lint);
-  for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << w << "\n";
+  if (!a.shared.quiet)
+    for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
   if (out.analysed == 0) {
     for (const auto& f : out.report.failures) std::cerr << "torchabi: error: " << f.line() << "\n";
     if (out.report.failures.empty()) std::cerr << "torchabi: error: nothing could be analysed\n";
@@ -195,7 +201,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   for (auto& u : inactive_uses) uses.push_back(std::move(u));
 
   if (a.fix) {
-    for (const auto& w : withheld) std::cerr << "torchabi: note: " << w << "\n";
+    for (const auto& w : withheld) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
     FixSessionInputs in;
     in.uses = uses;
     in.includes = includes;
@@ -273,9 +279,12 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
                   "Also write this plan's JSON to FILE, atomically, for a later --baseline")
       ->group("Progress");
   add_lint_options(*cmd, args->lint);
+  add_common_report_options(*cmd, args->shared);
   cmd->footer("Compiler arguments after -- are used for the FILEs (added to their compile database flags with -p).");
   cmd->callback([&d, args, cmd] {
     args->sources.finish_parse(*cmd);
+    args->lint.verbose = args->shared.verbose;
+    args->lint.config = args->shared.config;
     d.run = [args, cmd] { return run(*args, *cmd); };
   });
 }

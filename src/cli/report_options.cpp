@@ -11,17 +11,25 @@
 #include "findings/config.h"
 #include "findings/policy.h"
 #include "findings/rule_registry.h"
+#include "reporters/path_bytes.h"
 #include "reporters/reporter.h"
 
 namespace torchabi::cli {
 
 void add_report_options(CLI::App& cmd, ReportOptions& o) {
-  cmd.add_option("--format", o.format, "Output format: text, json, sarif, md")->group("Report");
+  cmd.add_option("--format", o.format, "Output format: text, json, sarif, md, github (workflow-command annotations)")->group("Report");
   cmd.add_option("-o,--output", o.output, "Write the report to FILE (atomically) instead of stdout")->group("Report");
-  cmd.add_option("--fail-on", o.fail_on, "Exit 1 when a finding is at or above: error (default), warning, note")->group("Report");
-  cmd.add_option("--config", o.config, "Config file (.torchabi.yaml or pyproject.toml); default: found upward from the inputs")->group("Report");
   cmd.add_option("--baseline", o.baseline, "Accept the findings recorded in FILE; report only new ones")->group("Report");
   cmd.add_option("--write-baseline", o.write_baseline, "Record today's findings in FILE for --baseline")->group("Report");
+  add_common_report_options(cmd, o);
+  cmd.add_flag("--summary", o.summary, "Text: counts per rule, each distinct help once, instead of every finding")
+      ->group("Report");
+  cmd.add_option("--group-by", o.group_by, "Text: like --summary, grouped by rule or subject")->group("Report");
+}
+
+void add_common_report_options(CLI::App& cmd, ReportOptions& o) {
+  cmd.add_option("--fail-on", o.fail_on, "Exit 1 when a finding is at or above: error (default), warning, note")->group("Report");
+  cmd.add_option("--config", o.config, "Config file (.torchabi.yaml or pyproject.toml); default: found upward from the inputs")->group("Report");
   cmd.add_option("--color", o.color, "auto, always or never")->group("Report");
   cmd.add_flag("-q,--quiet", o.quiet, "Print findings only, no per-input summary")->group("Report");
   cmd.add_flag("-v,--verbose", o.verbose, "Print every fact about each input")->group("Report");
@@ -29,7 +37,11 @@ void add_report_options(CLI::App& cmd, ReportOptions& o) {
 
 void validate_report_options(const ReportOptions& o) {
   if (!reporters::parse_format(o.format))
-    throw InputError("--format", "unknown format '" + o.format + "' (text, json, sarif, md)");
+    throw InputError("--format", "unknown format '" + o.format + "' (text, json, sarif, md, github)");
+  if (!o.group_by.empty() && o.group_by != "rule" && o.group_by != "subject")
+    throw InputError("--group-by", "expected rule or subject, not '" + o.group_by + "'");
+  if ((o.summary || !o.group_by.empty()) && o.format != "text")
+    throw InputError(o.summary ? "--summary" : "--group-by", "groups the text output; it does not go with --format " + o.format);
   if (!o.fail_on.empty() && !findings::parse_severity(o.fail_on))
     throw InputError("--fail-on", "unknown severity '" + o.fail_on + "' (error, warning, note)");
   if (o.color != "auto" && o.color != "always" && o.color != "never")
@@ -57,6 +69,7 @@ int finish_report(findings::Report& report, const ReportOptions& o, const std::v
   reporters::RenderOptions ro;
   ro.quiet = o.quiet;
   ro.verbose = o.verbose;
+  ro.group_by = !o.group_by.empty() ? o.group_by : o.summary ? "rule" : "";
   ro.color = o.color == "always" ||
              (o.color == "auto" && o.output.empty() && ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR"));
   const auto format = *reporters::parse_format(o.format);
@@ -65,9 +78,10 @@ int finish_report(findings::Report& report, const ReportOptions& o, const std::v
 
   if (partial_ok) {
     for (const auto& f : report.failures)
-      std::cerr << "torchabi: note: not analysed: " << f.line() << " (the other inputs were)\n";
+      std::cerr << "torchabi: note: not analysed: " << reporters::escape_for_text(f.line()) << " (the other inputs were)\n";
   } else {
-    for (const auto& f : report.failures) std::cerr << "torchabi: error: " << f.line() << "\n";
+    // One line each, whatever bytes a file name holds (reporters/path_bytes.h).
+    for (const auto& f : report.failures) std::cerr << "torchabi: error: " << reporters::escape_for_text(f.line()) << "\n";
     if (!report.failures.empty()) return kExitInputError;
   }
 

@@ -21,9 +21,15 @@ struct ReportOptions {
   std::string color = "auto";
   bool quiet = false;
   bool verbose = false;
+  bool summary = false;   // --summary: --group-by rule
+  std::string group_by;   // --group-by rule|subject (text only)
 };
 
 void add_report_options(CLI::App& cmd, ReportOptions& opts);
+// The options of add_report_options that do not depend on the report's form
+// (--fail-on, --config, --color, -q, -v): for commands with their own
+// --format/-o/--baseline (migrate).
+void add_common_report_options(CLI::App& cmd, ReportOptions& opts);
 
 // Exit codes, the same for every subcommand.
 enum ExitCode { kExitClean = 0, kExitFindings = 1, kExitInputError = 2 };

@@ -9,6 +9,8 @@
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <new>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -19,6 +21,7 @@
 #include "cli/version_text.h"
 #include "common/input_error.h"
 #include "inputs/rules_source.h"
+#include "reporters/path_bytes.h"
 
 namespace {
 
@@ -35,6 +38,20 @@ int exit_now_if_libclang(int code) {
   std::_Exit(code);
 }
 
+// The inputs named on the command line (arguments after the subcommand that
+// are not options), for the one line an exhausted memory limit prints.
+std::string named_inputs(int argc, char** argv) {
+  std::string out;
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a.empty() || a.front() == '-') continue;
+    if (!out.empty()) out += ", ";
+    out += a;
+  }
+  return out.empty() ? std::string(argc >= 2 ? argv[1] : "the arguments") : out;
+}
+
 }  // namespace
 
 int torchabi::cli::tool_main(int argc, char** argv) {
@@ -43,6 +60,8 @@ int torchabi::cli::tool_main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "__run-child") runtime_driver::run_child_main(argc, argv);
   // An interrupted run (CI cancels with SIGTERM) removes its scratch copies.
   temp_dirs::remove_on_interrupt();
+  // `scan`'s workers: many audits in one process (not a command for users).
+  if (argc >= 2 && std::string_view(argv[1]) == "__audit-batch") return cli::audit_batch_main(argc, argv);
   CLI::App app{"torchabi: check PyTorch C++/CUDA extensions against the LibTorch stable ABI"};
   app.require_subcommand(1);
   app.fallthrough();
@@ -56,6 +75,11 @@ int torchabi::cli::tool_main(int argc, char** argv) {
   cli::Dispatch dispatch;
   cli::register_commands(app, dispatch);
 
+  if (const std::string unknown = cli::unknown_command_message(app, std::vector<std::string>(argv + 1, argv + argc));
+      !unknown.empty()) {
+    std::cerr << "torchabi: " << unknown << "\n";
+    return cli::kExitInputError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -70,13 +94,18 @@ int torchabi::cli::tool_main(int argc, char** argv) {
     std::cerr << "torchabi: error: " << msg << "\n";
     return cli::kExitInputError;
   } catch (const InputError& e) {
-    std::cerr << "torchabi: error: " << e.line() << "\n";
+    std::cerr << "torchabi: error: " << reporters::escape_for_text(e.line()) << "\n";
     return cli::kExitInputError;
   }
   try {
     return exit_now_if_libclang(dispatch.run ? dispatch.run() : cli::kExitInputError);
   } catch (const InputError& e) {
-    std::cerr << "torchabi: error: " << e.line() << "\n";
+    std::cerr << "torchabi: error: " << reporters::escape_for_text(e.line()) << "\n";
+    return cli::kExitInputError;
+  } catch (const std::bad_alloc&) {
+    // A memory limit (ulimit -v, a container) reached by a huge or hostile
+    // input: an input error, never an abort.
+    std::cerr << "torchabi: out of memory while reading " << reporters::escape_for_text(named_inputs(argc, argv)) << "\n";
     return cli::kExitInputError;
   } catch (const std::exception& e) {
     std::cerr << "torchabi: internal error: " << e.what() << " (please report this)\n";

@@ -14,7 +14,12 @@ nlohmann::json parse(std::istream& in) {
 
 nlohmann::json parse_or_discarded(std::string_view text) { return nlohmann::json::parse(text, nullptr, false); }
 
-std::string dump(const nlohmann::json& j, int indent) { return j.dump(indent); }
+// Strings that are not UTF-8 (file names are bytes) would make dump() throw
+// type_error 316; they are replaced (U+FFFD) instead. Reporters that must keep
+// such bytes carry them escaped beside the string (reporters/path_bytes.h).
+std::string dump(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string dump_lossy(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

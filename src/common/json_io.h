@@ -22,7 +22,9 @@ nlohmann::json parse(std::istream& in);
 nlohmann::json parse_or_discarded(std::string_view text);
 
 // `j` as text: compact (indent < 0) or indented by `indent` spaces per level.
-// Strings that are not valid UTF-8 throw nlohmann::json::type_error.
+// Invalid UTF-8 in strings is replaced by U+FFFD, never thrown: reports that
+// must keep a file name's exact bytes carry them beside the string
+// (reporters/path_bytes.h).
 std::string dump(const nlohmann::json& j, int indent = -1);
 
 // `j` compact on one line, with invalid UTF-8 in strings replaced by U+FFFD

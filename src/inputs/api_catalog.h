@@ -63,6 +63,10 @@ public:
   // "c10::TensorImpl" or "torch::stable::Tensor") by its namespaces.
   NamespaceMatch classify(std::string_view qualified_name) const;
 
+  // The first component of every namespace namespaces.yaml classifies
+  // ("torch", "at", "c10", ...), in the file's order.
+  std::vector<std::string> namespace_roots() const;
+
   TorchVersion baseline() const { return baseline_; }
   TorchVersion latest() const { return latest_; }
   const std::vector<TorchVersion>& releases() const { return releases_; }

@@ -7,6 +7,7 @@
 #include <zip.h>
 
 #include "common/input_error.h"
+#include "inputs/archive_limits.h"
 #include "inputs/wheel_archive.h"
 
 namespace torchabi::inputs {
@@ -38,6 +39,24 @@ std::string archive_message(archive* a, const char* fallback) {
   return std::string("corrupt ") + fallback + ": " + (s && *s ? s : "unreadable");
 }
 
+// A member nobody reads is still decompressed (a tar is one stream, and
+// libarchive would skip it by decompressing it): drained here in chunks under
+// the compression-ratio cap, so a bomb in a member that is not a library costs
+// no more time than one in a library.
+void drain_tar_member(archive* a, const std::string& where) {
+  const ArchiveLimits& limits = ArchiveLimits::current();
+  std::vector<char> scratch(kChunk);
+  while (true) {
+    if (std::string why = limits.ratio_violation(uint64_t(archive_filter_bytes(a, 0)),
+                                                 uint64_t(archive_filter_bytes(a, -1)));
+        !why.empty())
+      throw InputError(where, why);
+    const la_ssize_t n = archive_read_data(a, scratch.data(), scratch.size());
+    if (n < 0) throw InputError(where, archive_message(a, "member"));
+    if (n == 0) return;
+  }
+}
+
 // Walks one tar stream opened on `a`: captures info/index.json, hands wanted
 // regular files to `visit`.
 void walk_tar(archive* a, const std::string& label, const char* what,
@@ -57,19 +76,28 @@ void walk_tar(archive* a, const std::string& label, const char* what,
       throw InputError(label, "unsafe member path '" + name + "' (absolute or with '..'); not a valid conda package");
     if (archive_entry_filetype(entry) != AE_IFREG || archive_entry_hardlink(entry)) continue;
     const bool index = name == "info/index.json";
-    if (!index && !want(name)) continue;
+    if (!index && !want(name)) {
+      drain_tar_member(a, label + "!" + name);
+      continue;
+    }
     const std::string where = label + "!" + name;
-    const uint64_t limit = index ? kMaxIndexJson : max_member;
+    const ArchiveLimits& limits = ArchiveLimits::current();
+    const uint64_t limit = std::min(index ? kMaxIndexJson : max_member, limits.max_member_size);
     const la_int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     if (declared < 0 || uint64_t(declared) > limit)
-      throw InputError(where, "member of " + std::to_string(declared) + " bytes exceeds the " + std::to_string(limit) +
-                                  "-byte limit");
+      throw InputError(where, limits.size_violation(uint64_t(declared), limit));
     // Grow with what is actually decompressed, never with the size the header claims.
     std::vector<std::byte> data;
     data.reserve(size_t(std::min<uint64_t>(uint64_t(declared), uint64_t(kChunk) * 16)));
     while (true) {
       const size_t at = data.size();
-      if (at > limit) throw InputError(where, "member exceeds the " + std::to_string(limit) + "-byte limit");
+      if (at > limit) throw InputError(where, limits.size_violation(at, limit));
+      // The whole tar stream's ratio so far (a tar compresses as one stream):
+      // a member of zeros drives it past the limit long before memory runs out.
+      if (std::string why = limits.ratio_violation(uint64_t(archive_filter_bytes(a, 0)),
+                                                   uint64_t(archive_filter_bytes(a, -1)));
+          !why.empty())
+        throw InputError(where, why);
       data.resize(at + kChunk);
       const la_ssize_t n = archive_read_data(a, data.data() + at, kChunk);
       if (n < 0) throw InputError(where, archive_message(a, "member"));

@@ -1,6 +1,5 @@
 #include "inputs/headeronly_index.h"
 
-#include <sstream>
 #include <vector>
 
 #include "common/input_error.h"
@@ -16,16 +15,24 @@ HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
   HeaderOnlyIndex idx;
   auto text = src.read(kFile);
   if (!text) return idx;
-  std::istringstream in(*text);
-  std::string line;
+  // string_views, not a stream per line (read at every audit's start).
+  std::string_view rest = *text;
+  std::vector<std::string_view> cols;
   size_t line_no = 0;
   bool header_seen = false;
-  while (std::getline(in, line)) {
+  while (!rest.empty()) {
+    const size_t nl = rest.find('\n');
+    const std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
     ++line_no;
     if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::istringstream ls(line);
-    for (std::string c; std::getline(ls, c, '\t');) cols.push_back(c);
+    cols.clear();
+    for (size_t start = 0; start < line.size();) {
+      const size_t tab = line.find('\t', start);
+      cols.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+      if (tab == std::string_view::npos) break;
+      start = tab + 1;
+    }
     if (!header_seen) {
       header_seen = true;
       if (cols.size() < 4 || cols[0] != "name" || cols[1] != "kind" || cols[3] != "mangled")
@@ -35,15 +42,15 @@ HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
     }
     if (cols.size() < 4 || cols[0].empty())
       throw InputError(src.describe() + "/" + kFile, "line " + std::to_string(line_no) + ": expected 4 columns");
-    const std::string& kind = cols[1];
+    const std::string_view kind = cols[1];
     if (kind == "using-namespace") {
       idx.directives_.emplace(cols[0], cols[3]);
       continue;
     }
-    idx.names_.insert(cols[0]);
-    if (kind == "type") idx.types_.insert(cols[0]);
-    else if (kind == "function-template") idx.templates_.insert(cols[0]);
-    if ((kind == "function" || kind == "variable") && cols[3] != "-") idx.mangled_.insert(cols[3]);
+    idx.names_.emplace(cols[0]);
+    if (kind == "type") idx.types_.emplace(cols[0]);
+    else if (kind == "function-template") idx.templates_.emplace(cols[0]);
+    if ((kind == "function" || kind == "variable") && cols[3] != "-") idx.mangled_.emplace(cols[3]);
   }
   return idx;
 }
@@ -66,8 +73,8 @@ bool HeaderOnlyIndex::defines_name(std::string_view name, int depth) const {
 }
 
 const HeaderOnlyIndex& HeaderOnlyIndex::current() {
-  static const HeaderOnlyIndex idx = load(RulesSource::current());
-  return idx;
+  static const HeaderOnlyIndex* idx = new HeaderOnlyIndex(load(RulesSource::current()));  // never destroyed
+  return *idx;
 }
 
 }  // namespace torchabi::inputs

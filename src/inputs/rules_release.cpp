@@ -43,6 +43,11 @@ std::optional<TorchVersion> named_release(const std::string& content) {
 }  // namespace
 
 RulesRelease describe_rules(const RulesSource& src) {
+  if (src.is_embedded()) return embedded_rules_release();
+  return describe_rules_now(src);
+}
+
+RulesRelease describe_rules_now(const RulesSource& src) {
   RulesRelease r;
   r.source = src.describe();
   Fnv64 fnv;

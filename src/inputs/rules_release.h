@@ -17,7 +17,13 @@ struct RulesRelease {
   std::string digest;        // 16 hex digits (FNV-1a 64 over every path and content)
 };
 
+// For the rules compiled in, the description computed at build time
+// (cmake/rules_release.py; embedded_rules_release()); for a directory, read now.
 RulesRelease describe_rules(const RulesSource& src);
+const RulesRelease& embedded_rules_release();
+// Reads every file now, also for the embedded rules (what the build-time
+// description must equal).
+RulesRelease describe_rules_now(const RulesSource& src);
 
 // "rules: embedded rules, derived from PyTorch 2.14.1, 63 files, digest 0123456789abcdef"
 std::string rules_release_line(const RulesRelease& r);

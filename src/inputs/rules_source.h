@@ -22,6 +22,7 @@ public:
   // Relative paths of the files directly or indirectly under `prefix`, sorted.
   std::vector<std::string> list(const std::string& prefix) const;
   std::string describe() const;  // "embedded rules" or the directory
+  bool is_embedded() const { return dir_.empty(); }
 
   // The process-wide source chosen by the CLI (embedded unless --rules-dir).
   static const RulesSource& current();

@@ -4,6 +4,7 @@
 #include <zip.h>
 
 #include "common/input_error.h"
+#include "inputs/archive_limits.h"
 
 namespace torchabi::inputs {
 
@@ -67,7 +68,8 @@ WheelArchive::WheelArchive(std::span<const std::byte> bytes, std::string name) :
       throw InputError(name_, "unsafe member path '" + member + "' (absolute or with '..'); not a valid wheel");
     }
     if (member.back() == '/') continue;  // a directory entry
-    members_.push_back({std::move(member), (st.valid & ZIP_STAT_SIZE) ? st.size : 0, zip_uint64_t(i)});
+    members_.push_back({std::move(member), (st.valid & ZIP_STAT_SIZE) ? st.size : 0, zip_uint64_t(i),
+                        (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0});
   }
 }
 
@@ -89,24 +91,33 @@ const WheelMember* WheelArchive::metadata() const { return dist_info("METADATA")
 
 std::vector<std::byte> WheelArchive::read(const WheelMember& m, uint64_t max_size) const {
   const std::string where = name_ + "!" + m.name;
-  if (m.size > max_size)
-    throw InputError(where, "member of " + std::to_string(m.size) + " bytes exceeds the " +
-                                std::to_string(max_size) + "-byte limit");
+  const ArchiveLimits& limits = ArchiveLimits::current();
+  // Refused before anything is decompressed; the loop below never reads past
+  // the declared size, so a directory that understates it cannot get more.
+  const uint64_t limit = std::min(max_size, limits.max_member_size);
+  if (m.size > limit) throw InputError(where, limits.size_violation(m.size, limit));
+  if (std::string why = limits.ratio_violation(m.size, m.compressed_size); !why.empty())
+    throw InputError(where, "member " + why);
   zip_file_t* f = zip_fopen_index(zip_, m.index, 0);
   if (!f) throw InputError(where, std::string("cannot read member: ") + zip_strerror(zip_));
   // Grow with the data actually decompressed, never with the size the
   // directory claims: a forged size must not allocate gigabytes up front.
   constexpr uint64_t kChunk = uint64_t(1) << 20;
   std::vector<std::byte> out;
-  out.reserve(size_t(std::min(m.size, kChunk * 8)));
   uint64_t got = 0;
   zip_int64_t n = 0;
-  while (got < m.size) {
-    const uint64_t want = std::min(kChunk, m.size - got);
-    out.resize(size_t(got + want));
-    n = zip_fread(f, out.data() + got, want);
-    if (n <= 0) break;
-    got += uint64_t(n);
+  try {
+    out.reserve(size_t(std::min(m.size, kChunk * 8)));
+    while (got < m.size) {
+      const uint64_t want = std::min(kChunk, m.size - got);
+      out.resize(size_t(got + want));
+      n = zip_fread(f, out.data() + got, want);
+      if (n <= 0) break;
+      got += uint64_t(n);
+    }
+  } catch (const std::bad_alloc&) {
+    zip_fclose(f);
+    throw InputError(where, out_of_memory_reason(got));
   }
   out.resize(size_t(got));
   // One more read reaches the end of the stream, where libzip checks the CRC.

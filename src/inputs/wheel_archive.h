@@ -19,6 +19,7 @@ struct WheelMember {
   std::string name;   // path inside the archive, e.g. "pkg/_C.cpython-311-x86_64-linux-gnu.so"
   uint64_t size = 0;  // uncompressed size
   uint64_t index = 0;
+  uint64_t compressed_size = 0;  // as the directory says; bounds the ratio check
 };
 
 class WheelArchive {
@@ -40,6 +41,8 @@ public:
 
   // Decompresses one member (CRC-checked). Throws InputError naming
   // "wheel!member" when it is corrupt or larger than `max_size`.
+  // Also refused: a member decompressing beyond ArchiveLimits' ratio of its
+  // compressed size, checked while streaming (the directory may lie).
   std::vector<std::byte> read(const WheelMember& m, uint64_t max_size = kMaxMemberSize) const;
   std::string read_text(const WheelMember& m) const;
 

@@ -5,6 +5,7 @@
 #include "findings/rule_registry.h"
 #include "common/json_io.h"
 #include "reporters/json_model.h"
+#include "reporters/path_bytes.h"
 #include "reporters/reporter.h"
 #include "reporters/torch_matrix.h"
 
@@ -15,6 +16,7 @@ using nlohmann::json;
 json location_json(const findings::Location& l) {
   json j = json::object();
   j["file"] = l.file;
+  if (!plain_name(l.file)) j["file_bytes"] = percent_encode_bytes(l.file);
   if (l.line) j["line"] = l.line;
   if (l.column) j["column"] = l.column;
   if (!l.member.empty()) j["member"] = l.member;
@@ -30,6 +32,7 @@ std::string render_json(const findings::Report& r, const findings::RuleRegistry&
   for (const auto& s : r.subjects) {
     json o = {{"kind", s.kind}, {"path", s.path}, {"verdict", s.verdict}, {"loads_on", s.loads_on}};
     o["floor"] = s.floor ? json(s.floor->str()) : json(nullptr);
+    if (!plain_name(s.path)) o["path_bytes"] = percent_encode_bytes(s.path);
     o["floor_is_baseline"] = s.floor_is_baseline;
     o["floor_set_by"] = s.floor_set_by;
     json facts = json::object();
@@ -63,7 +66,11 @@ std::string render_json(const findings::Report& r, const findings::RuleRegistry&
     j["findings"].push_back(o);
   }
   j["errors"] = json::array();
-  for (const auto& e : r.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});
+  for (const auto& e : r.failures) {
+    json o = {{"input", e.input}, {"message", e.message}};
+    if (!plain_name(e.input)) o["input_bytes"] = percent_encode_bytes(e.input);
+    j["errors"].push_back(o);
+  }
   j["summary"] = {{"error", counts[2]}, {"warning", counts[1]}, {"note", counts[0]},
                   {"suppressed", r.suppressed}, {"baselined", r.baselined}};
   return json_io::dump(j, 2) + "\n";

@@ -7,6 +7,7 @@ std::optional<Format> parse_format(std::string_view n) {
   if (n == "json") return Format::Json;
   if (n == "sarif") return Format::Sarif;
   if (n == "md" || n == "markdown") return Format::Markdown;
+  if (n == "github") return Format::Github;
   return std::nullopt;
 }
 
@@ -16,6 +17,7 @@ std::string render(Format f, const findings::Report& r, const findings::RuleRegi
     case Format::Json: return render_json(r, reg);
     case Format::Sarif: return render_sarif(r, reg);
     case Format::Markdown: return render_markdown(r, reg);
+    case Format::Github: return render_github(r, reg);
   }
   return {};
 }

@@ -5,6 +5,7 @@
 
 #include "findings/rule_registry.h"
 #include "common/json_io.h"
+#include "reporters/path_bytes.h"
 #include "reporters/reporter.h"
 #include "reporters/torch_matrix.h"
 
@@ -44,7 +45,7 @@ std::string render_sarif(const findings::Report& r, const findings::RuleRegistry
     const auto sev = f.severity.value_or(findings::Severity::Error);
     std::string text = f.message;
     if (!f.help.empty()) text += " Instead: " + f.help;
-    json phys = {{"artifactLocation", {{"uri", f.location.file}}}};
+    json phys = {{"artifactLocation", {{"uri", plain_name(f.location.file) ? f.location.file : percent_encode_bytes(f.location.file)}}}};
     if (f.location.line) {
       phys["region"] = {{"startLine", f.location.line}};
       if (f.location.column) phys["region"]["startColumn"] = f.location.column;

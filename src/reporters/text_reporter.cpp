@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "findings/rule_registry.h"
+#include "reporters/path_bytes.h"
 #include "reporters/reporter.h"
 #include "reporters/torch_matrix.h"
 
@@ -81,11 +82,13 @@ std::string torch_matrix(const findings::Report& r, const Palette& p) {
 std::string render_text(const findings::Report& r, const findings::RuleRegistry&, const RenderOptions& o) {
   Palette p{o.color};
   std::string out;
+  if (!o.group_by.empty()) out += render_grouped(r, o.group_by);
   for (const auto& f : r.findings) {
+    if (!o.group_by.empty()) break;  // --summary: counts and each help once instead
     const auto sev = f.severity.value_or(findings::Severity::Error);
-    std::string where = f.location.display();
+    std::string where = escape_for_text(f.location.display());
     out += p.bold() + where + (where.empty() ? "" : ": ") + p.reset();
-    out += p.sev(sev) + findings::to_string(sev) + ":" + p.reset() + " " + p.bold() + f.message + p.reset();
+    out += p.sev(sev) + findings::to_string(sev) + ":" + p.reset() + " " + p.bold() + one_line(f.message) + p.reset();
     out += " [" + f.rule + "]\n";
     for (const auto& n : f.notes) out += "  note: " + n + "\n";
     if (!f.help.empty()) out += "  help: " + f.help + "\n";
@@ -95,7 +98,7 @@ std::string render_text(const findings::Report& r, const findings::RuleRegistry&
   if (!o.quiet) {
     if (!r.findings.empty() && !r.subjects.empty()) out += "\n";
     for (const auto& s : r.subjects) {
-      out += p.bold() + s.path + p.reset() + ": ";
+      out += p.bold() + escape_for_text(s.path) + p.reset() + ": ";
       if (!s.verdict.empty()) out += p.verdict(s.verdict) + s.verdict + p.reset();
       if (!s.loads_on.empty()) out += (s.verdict.empty() ? "" : " — ") + s.loads_on;
       out += "\n";

@@ -227,6 +227,76 @@ TEST(BuildEnvironment, FlagsABuildExtSubclassAddsAreRecordedWithARealTorch) {
   expect_build_ext_override_recorded(kPython);
 }
 
+// An import the script guards itself (`except ImportError: x = None`) stays
+// absent, so the script takes its branch for a missing package; one whose
+// handler gives up (raise) gets the stand-in, as a build machine has it.
+TEST(BuildEnvironment, OptionalImportsStayAbsentRequiredOnesAreStoodIn) {
+  const std::string dir = make_temp_dir() + "/optional";
+  write_file(dir, "setup.py",
+             "from setuptools import setup\n"
+             "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+             "try:\n"
+             "    import optional_framework_xyz\n"
+             "except ImportError:\n"
+             "    optional_framework_xyz = None\n"
+             "try:\n"
+             "    import required_helper_xyz\n"
+             "except ImportError:\n"
+             "    raise RuntimeError('pip install required_helper_xyz')\n"
+             "flags = ['-DTORCH_TARGET_VERSION=0x020a000000000000']\n"
+             "if optional_framework_xyz is not None:\n"
+             "    flags.append('-DWITH_OPTIONAL_FRAMEWORK')\n"
+             "setup(name='opt', ext_modules=[CppExtension('opt._C', ['csrc/ops.cpp'], extra_compile_args=flags)],\n"
+             "      cmdclass={'build_ext': BuildExtension})\n");
+  write_file(dir, "csrc/ops.cpp", kStableOps);
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, python_without_torch(make_temp_dir()), &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  const std::string flags = fact(project, "extension opt._C c++ flags");
+  EXPECT_NE(flags.find("-DTORCH_TARGET_VERSION=0x020a000000000000"), std::string::npos) << project->dump(1);
+  EXPECT_EQ(flags.find("WITH_OPTIONAL_FRAMEWORK"), std::string::npos) << project->dump(1);
+  const std::string modules = fact(project, "given to setup.py: module");
+  EXPECT_NE(modules.find("required_helper_xyz (not installed in this interpreter: a permissive stand-in)"), std::string::npos)
+      << project->dump(1);
+  EXPECT_NE(modules.find("optional_framework_xyz (not installed; imported where the script handles its absence"),
+            std::string::npos)
+      << project->dump(1);
+}
+
+// Scripts that find torch's headers from where torch is installed
+// (torch.utils.cmake_prefix_path, torch.__file__, include_paths()) find the
+// headers torchabi lints with.
+TEST(BuildEnvironment, TheStandInTorchLeadsToTheHeadersInUse) {
+  const std::string dir = make_temp_dir() + "/paths";
+  write_file(dir, "setup.py",
+             "import os\n"
+             "from pathlib import Path\n"
+             "import torch, torch.utils\n"
+             "from setuptools import setup, Extension\n"
+             "from torch.utils.cpp_extension import include_paths\n"
+             "inc = Path(torch.utils.cmake_prefix_path).parent.parent / 'include'\n"
+             "assert str(inc) == os.path.join(os.path.dirname(torch.__file__), 'include'), inc\n"
+             "assert include_paths()[0] == str(inc), include_paths()\n"
+             "setup(name='p', ext_modules=[Extension('p._C', ['csrc/ops.cpp'], include_dirs=[str(inc)],\n"
+             "      extra_compile_args=['-DTORCH_TARGET_VERSION=0x020a000000000000'])])\n");
+  write_file(dir, "csrc/ops.cpp", kStableOps);
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, python_without_torch(make_temp_dir()), &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  const auto* project = project_subject(j);
+  ASSERT_NE(project, nullptr) << j.dump(1);
+  const std::string include = headers()[1];
+  EXPECT_NE(fact(project, "extension p._C c++ flags").find("-I" + include), std::string::npos) << project->dump(1);
+  for (const auto& f : j["findings"]) {
+    EXPECT_NE(f["rule"], "source-torch-headers-not-found") << f.dump(1);
+    EXPECT_NE(f["rule"], "build-api-not-in-headers") << f.dump(1);
+  }
+}
+
 TEST(BuildEnvironment, SourcesWithoutAnUnderstoodBuildAreLintedNotExit2) {
   const std::string dir = make_temp_dir() + "/nobuild";
   write_file(dir, "csrc/ops.cpp", kStableOps);

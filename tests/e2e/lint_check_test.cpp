@@ -46,6 +46,22 @@ TEST(Check, SourceTreeIsLintedAndItsLibraryAudited) {
     }
 }
 
+// A backup copy (`x.so.bak`) lying in the tree is not the build: only a
+// library's own names (x.so, libx.so.1.2) are audited.
+TEST(Check, OnlyLibraryNamesAreAuditedNotBackups) {
+  if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
+  const std::string tree = source_tree_with_build();
+  std::filesystem::copy_file(built_stable_lib(), tree + "/build/libold.so.bak");
+  std::filesystem::copy_file(built_stable_lib(), tree + "/build/libstable_ext.so.1.2");
+  auto r = run_torchabi({"check", tree, "--format", "json", "--cache-dir", make_temp_dir()});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  std::set<std::string> libraries;
+  const auto j = r.json();
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "library") libraries.insert(std::filesystem::path(s["path"].get<std::string>()).filename().string());
+  EXPECT_EQ(libraries, (std::set<std::string>{"libstable_ext.so", "libstable_ext.so.1.2"})) << r.out;
+}
+
 TEST(Check, LibraryAloneIsAudited) {
   if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
   auto r = run_torchabi({"check", built_stable_lib(), "--format", "json"});

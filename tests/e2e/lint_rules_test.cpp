@@ -144,7 +144,9 @@ TEST(LintRules, SourceSuppressionWithoutReason) {
 }
 
 TEST(LintRules, SourceParseIncomplete) {
-  auto r = lint_fixture("source-parse-incomplete/fires.cpp", false);
+  // With the stable headers found (one of them missing is a note); none found
+  // at all is source-torch-headers-not-found, an error.
+  auto r = lint_fixture("source-parse-incomplete/fires.cpp");
   EXPECT_EQ(r.exit_code, 0);  // a note
   EXPECT_EQ(findings_of(r.json(), "source-parse-incomplete"),
             (V{{fixture("source-parse-incomplete/fires.cpp"), 2, 10, ""}}));
@@ -264,6 +266,21 @@ TEST(LintRules, BuildApiHiddenByConfiguration) {
   auto clean = lint_fixture("build-api-hidden-by-configuration/clean.cpp");
   EXPECT_EQ(clean.exit_code, 0);
   EXPECT_TRUE(clean.json()["findings"].empty()) << clean.out;
+}
+
+// Issue 37: a source for another toolchain (HIP, absent here) is not blamed
+// for this configuration's macros; the finding stays, as a note that says why.
+TEST(LintRules, BuildApiHiddenByConfigurationInAHipSourceIsANote) {
+  auto r = lint_fixture("build-api-hidden-by-configuration/hip_only.cpp");
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  auto j = r.json();
+  const auto* e = finding_at(j, "build-api-hidden-by-configuration", 10, 3);
+  ASSERT_NE(e, nullptr) << r.out;
+  EXPECT_EQ((*e)["severity"], "note");
+  bool names_hip = false;
+  for (const auto& n : (*e)["notes"]) names_hip |= n.get<std::string>().find("includes <hip/hip_runtime.h>") != std::string::npos;
+  EXPECT_TRUE(names_hip) << e->dump(1);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
 TEST(LintRules, BuildApiNotInHeaders) {
@@ -519,6 +536,27 @@ TEST(LintRulesRealHeaders, SourceDispatcherScalarArg) {
   EXPECT_TRUE(says(finding_at(j, "source-dispatcher-scalar-arg", 3, 32), "help", "torch::stable::full (PyTorch 2.10)"));
 }
 
+// No green without analysis: stable headers that are nowhere to be found
+// make the file unanalysed, an error (exit 1), not a silent "STABLE".
+TEST(LintRules, StableHeadersNotFoundIsAnErrorNotAPass) {
+  const std::string f = fixture("source-torch-headers-not-found/fires.cpp");
+  auto r = lint_fixture("source-torch-headers-not-found/fires.cpp", /*stand_in_headers=*/false);
+  ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "source-torch-headers-not-found"), (V{{f, 3, 1, "torch/csrc/stable/library.h"}})) << r.out;
+  const auto* e = finding_at(j, "source-torch-headers-not-found", 3, 1);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ((*e)["severity"], "error");
+  EXPECT_TRUE(says(e, "message", "and the 1 other stable PyTorch headers it includes were not found")) << e->dump(1);
+  EXPECT_TRUE(says(e, "help", "--torch-include")) << e->dump(1);
+  // Said once for the file, not once per API as "not in these headers".
+  EXPECT_TRUE(findings_of(j, "build-api-not-in-headers").empty()) << r.out;
+
+  auto clean = lint_fixture("source-torch-headers-not-found/clean.cpp");
+  ASSERT_NE(clean.exit_code, 2) << clean.err;
+  EXPECT_TRUE(findings_of(clean.json(), "source-torch-headers-not-found").empty()) << clean.out;
+}
+
 TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
   for (const char* rule : {"source-unstable-include", "source-unstable-api", "source-unstable-macro",
                            "version-target-implausible", "version-api-after-target", "source-bool-macro-flag",
@@ -527,7 +565,7 @@ TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
                            "source-inactive-branch", "version-macro-missing-at-target", "source-stream-id-as-handle",
                            "source-dispatcher-scalar-arg", "build-target-version-missing",
                            "build-api-hidden-by-configuration", "build-api-not-in-headers", "build-header-error",
-                           "build-api-header-not-included",
+                           "build-api-header-not-included", "source-torch-headers-not-found", "source-tu-over-limit",
                            "source-undefined-stable-function"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;

@@ -790,3 +790,61 @@ TEST(MigrateSteps, ABadOrMissingBaselineIsAOneLineInputError) {
     EXPECT_FALSE(fs::exists(fs::path(dir) / "plan.md")) << "nothing written";
   }
 }
+
+// Issue 40: the same plan with every release's headers. The fixtures are
+// planned with Debian bookworm's 1.13.1 headers and with Debian sid's 2.14.1
+// headers (scripts/fetch-torch.sh); per API, the uses and their dispositions
+// must agree, except for the APIs fixtures/migrate/expected/release_differences.tsv
+// names (2.14 declares them in its header-only headers), which 2.14 must not
+// report at all.
+TEST(MigrateReleases, TheFixturesPlanTheSameWith113And214Headers) {
+  REQUIRE_LIBTORCH();
+  if (!torchabi::test::real_torch_root()) GTEST_SKIP() << torchabi::test::real_torch_missing_reason();
+  const std::string real = torchabi::test::real_torch_include();
+  // Two files of different kinds (registrations with kernels; a CPU op with
+  // accessors and ScalarType): each 2.14 plan parses torch/extension.h, the
+  // cost of this test, which CI's time budget bounds.
+  const std::vector<std::string> files = {"def_with_kernel/pack_op.cpp", "legacy_cpu/scale_op.cpp"};
+  const std::string dir = copy_fixtures({"def_with_kernel", "legacy_cpu"});
+  auto old_plan = migrate(dir, {"--format", "json"}, files);
+  ASSERT_EQ(old_plan.exit_code, 0) << old_plan.err;
+  std::vector<std::string> args = {"migrate", "--format", "json", "--cache-dir", (fs::path(dir) / ".cache214").string()};
+  args.insert(args.end(), files.begin(), files.end());
+  for (const std::string& a : {std::string("--"), std::string("-std=c++20"), "-isystem" + real,
+                               "-isystem" + real + "/torch/csrc/api/include", "-I" + python_include(),
+                               std::string("-DTORCH_EXTENSION_NAME=legacy_pybind")})
+    args.push_back(a);
+  auto new_plan = run_torchabi(args, dir);
+  ASSERT_EQ(new_plan.exit_code, 0) << new_plan.err;
+
+  std::map<std::string, std::string> differs;
+  {
+    std::istringstream in(slurp(expected("release_differences.tsv")));
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '#') differs[line.substr(0, line.find('\t'))] = line;
+  }
+  auto per_api = [](const nlohmann::json& j) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& a : j["apis"]) out[a["api"].get<std::string>()] = nlohmann::json{{"counts", a["counts"]}, {"replacement", a["replacement"]}};
+    return out;
+  };
+  const auto j_old = old_plan.json();
+  const auto j_new = new_plan.json();
+  const auto a_old = per_api(j_old);
+  const auto a_new = per_api(j_new);
+  std::set<std::string> names;
+  for (const auto& [k, _] : a_old) names.insert(k);
+  for (const auto& [k, _] : a_new) names.insert(k);
+  for (const auto& name : names) {
+    const bool in_old = a_old.count(name) != 0, in_new = a_new.count(name) != 0;
+    if (differs.count(name)) {
+      EXPECT_FALSE(in_new) << name << ": listed as declared header-only by 2.14, yet 2.14 reports it";
+      continue;
+    }
+    ASSERT_TRUE(in_old && in_new) << name << " is planned with " << (in_old ? "1.13.1" : "2.14.1")
+                                  << " headers only (not a difference release_differences.tsv names)";
+    EXPECT_EQ(a_old.at(name).dump(), a_new.at(name).dump()) << name << ": 1.13.1 vs 2.14.1 headers";
+  }
+  EXPECT_EQ(j_old["target_version"]["release"], j_new["target_version"]["release"]);
+}

@@ -67,6 +67,23 @@ TEST(Version, DigestFollowsTheRulesContent) {
   EXPECT_NE(a, b);
 }
 
+TEST(Version, NamesLibclangWithoutLoadingIt) {
+  // The dynamic loader's own account (LD_DEBUG=files) of what the process
+  // mapped: neither libclang nor libLLVM for --version, nor for an audit.
+  setenv("LD_DEBUG", "files", 1);
+  auto version = run_torchabi({"--version"});
+  auto audit = run_torchabi({"audit", build_dir() + "/fixtures/stable_ext/libstable_ext.so"});
+  unsetenv("LD_DEBUG");
+  ASSERT_EQ(version.exit_code, 0) << version.err;
+  EXPECT_NE(version.out.find("libclang: clang version "), std::string::npos) << version.out;
+  for (const auto* r : {&version, &audit}) {
+    EXPECT_EQ(r->err.find("file=libclang"), std::string::npos) << r->err;
+    EXPECT_EQ(r->err.find("file=libLLVM"), std::string::npos) << r->err;
+    // Nor libzip (and libcrypto behind it): an audit of a .so opens no zip.
+    EXPECT_EQ(r->err.find("file=libzip"), std::string::npos) << r->err;
+  }
+}
+
 TEST(Version, WithoutLibclangStillAnswers) {
   // audit and run need no libclang: --version says it is missing and succeeds.
   setenv("TORCHABI_LIBCLANG", "/nonexistent/libclang.so", 1);

@@ -3,8 +3,13 @@
 
 Run by `torchabi scan` (src/cli/scan_command.cpp), which checks the command
 line and execs Debian's /usr/bin/python3 on this file. Work units are
-artifacts: each one is `torchabi audit --format json` run by a Dask worker in
-a child process. Results are stored per artifact under OUTDIR/results/,
+batches of artifacts: each batch is one `torchabi __audit-batch` process on a
+Dask worker, which audits every artifact of it exactly as `torchabi audit
+--format json ARTIFACT` would, reading the rules and the --torch installs once
+(a process per artifact spent most of its time starting). A batch that fails
+(its worker died, it crashed or timed out) is split: its artifacts are
+audited one per task, as single `torchabi audit` processes, so that what fails
+is the artifact that fails. Results are stored per artifact under OUTDIR/results/,
 named by the artifact's sha256 and the options' digest, so a re-run skips
 what is done. A worker that dies, or an audit that crashes or times out, is
 retried once (Dask's allowed-failures and retries) and then reported as
@@ -147,6 +152,74 @@ class HashCache:
 # ---------------------------------------------------------------- the work unit
 
 
+def test_kill_hook(artifact, test_kill, hook_dir):
+    """Test hook (TORCHABI_SCAN_TEST_KILL): the worker process dies while it
+    holds this artifact, as a worker killed by the OOM killer would.
+    "NAME" dies every time; "NAME@once" only on the first attempt."""
+    import os as _os
+    import signal as _signal
+
+    base = _os.path.basename(artifact)
+    for spec in test_kill.split(","):
+        name, _, mode = spec.partition("@")
+        if name and name == base:
+            if mode == "once":
+                try:
+                    _os.close(_os.open(_os.path.join(hook_dir, base + ".killed"), _os.O_CREAT | _os.O_EXCL))
+                except FileExistsError:
+                    break
+            _os.kill(_os.getpid(), _signal.SIGKILL)
+
+
+def audit_batch_task(batch, torchabi, audit_args, timeout, test_kill, hook_dir):
+    """Runs on a Dask worker: one `torchabi __audit-batch --format json` in a
+    child for the artifacts of `batch` ([(artifact, sha)]), each audited as
+    `torchabi audit --format json ARTIFACT` would be.
+
+    Returns one result per artifact, in order. A crash, a timeout or output
+    that is not the reports raises: the client then audits the batch's
+    artifacts one by one (audit_task).
+    """
+    import os as _os
+    import shutil as _shutil
+    import signal as _signal
+    import subprocess as _subprocess
+    import json as _json
+
+    if test_kill:
+        for artifact, _ in batch:
+            test_kill_hook(artifact, test_kill, hook_dir)
+    exe = torchabi if _os.path.exists(torchabi) else (_shutil.which("torchabi") or torchabi)
+    cmd = [exe, "__audit-batch", "--format", "json", *audit_args]
+    stdin = b"".join(_os.fsencode(a) + b"\0" for a, _ in batch)
+    try:
+        p = _subprocess.run(cmd, input=stdin, stdout=_subprocess.PIPE, stderr=_subprocess.PIPE, timeout=timeout)
+    except _subprocess.TimeoutExpired:
+        raise RuntimeError(f"the batch took longer than {timeout:g} s")
+    except OSError as e:
+        raise RuntimeError(f"cannot run {exe}: {e.strerror}")
+    if p.returncode != 0:
+        why = _signal.Signals(-p.returncode).name if p.returncode < 0 else f"exit {p.returncode}"
+        err = p.stderr.decode(errors="replace").strip().splitlines()
+        raise RuntimeError(f"the batch failed ({why}): {err[-1] if err else 'no output'}")
+    out, pos, results = p.stdout, 0, []
+    for _ in batch:
+        end = out.find(b"\n", pos)
+        head = out[pos:end].split() if end >= 0 else []
+        if len(head) != 4 or head[0] != b"torchabi-audit":
+            raise RuntimeError("the batch's output is not one report per artifact")
+        code, n_out, n_err = int(head[1]), int(head[2]), int(head[3])
+        text = out[end + 1:end + 1 + n_out]
+        err = out[end + 1 + n_out:end + 1 + n_out + n_err]
+        pos = end + 1 + n_out + n_err
+        try:
+            report = _json.loads(text)
+        except ValueError:
+            raise RuntimeError("an audit of the batch wrote no report")
+        results.append({"exit_code": code, "stderr": err.decode(errors="replace"), "audit": report})
+    return results
+
+
 def audit_task(artifact, sha, torchabi, audit_args, timeout, test_kill, hook_dir):
     """Runs on a Dask worker: one `torchabi audit --format json` in a child.
 
@@ -160,19 +233,7 @@ def audit_task(artifact, sha, torchabi, audit_args, timeout, test_kill, hook_dir
     import json as _json
 
     if test_kill:
-        # Test hook (TORCHABI_SCAN_TEST_KILL): the worker process dies while it
-        # holds this artifact, as a worker killed by the OOM killer would.
-        # "NAME" dies every time; "NAME@once" only on the first attempt.
-        base = _os.path.basename(artifact)
-        for spec in test_kill.split(","):
-            name, _, mode = spec.partition("@")
-            if name and name == base:
-                if mode == "once":
-                    try:
-                        _os.close(_os.open(_os.path.join(hook_dir, base + ".killed"), _os.O_CREAT | _os.O_EXCL))
-                    except FileExistsError:
-                        break
-                _os.kill(_os.getpid(), _signal.SIGKILL)
+        test_kill_hook(artifact, test_kill, hook_dir)
     exe = torchabi if _os.path.exists(torchabi) else (_shutil.which("torchabi") or torchabi)
     cmd = [exe, "audit", "--format", "json", *audit_args, artifact]
     try:
@@ -263,6 +324,13 @@ def start_client(args):
     return Client(cluster), cluster
 
 
+def batch_size(n, workers):
+    """Artifacts per batch: about four batches per worker, so that a slow one
+    does not leave the others idle at the end, and at most 64 (a batch that
+    fails is redone one artifact per task)."""
+    return max(1, min(64, -(-n // max(1, workers * 4))))
+
+
 def run_audits(pending, args, audit_args, outdir, results_dir, optkey, progress):
     from dask.distributed import as_completed
     client, cluster = start_client(args)
@@ -273,28 +341,51 @@ def run_audits(pending, args, audit_args, outdir, results_dir, optkey, progress)
     if test_kill:
         os.makedirs(hook_dir, exist_ok=True)
     try:
+        workers = args.workers or len(client.scheduler_info().get("workers", {})) or os.cpu_count() or 1
+        size = batch_size(len(pending), workers)
         futures = {}
-        for artifact, sha in pending:
+
+        def submit_single(artifact, sha):
             f = client.submit(audit_task, artifact, sha, args.torchabi, audit_args, args.timeout, test_kill, hook_dir,
                               key=f"audit-{sha[:20]}-{optkey}", retries=1, pure=False)
-            futures[f] = (artifact, sha)
+            futures[f] = ("single", (artifact, sha))
+            return f
+
+        for i in range(0, len(pending), size):
+            batch = pending[i:i + size]
+            f = client.submit(audit_batch_task, batch, args.torchabi, audit_args, args.timeout, test_kill, hook_dir,
+                              key=f"batch-{batch[0][1][:20]}-{len(batch)}-{optkey}", retries=1, pure=False)
+            futures[f] = ("batch", batch)
         done = as_completed(list(futures))
         for f in done:
-            artifact, sha = futures[f]
+            kind, what = futures[f]
             if f.status == "finished":
                 try:
                     r = f.result()
                 except Exception:  # noqa: BLE001 - its worker died before the result was fetched
                     r = None
                 if r is not None:
-                    store_result(results_dir, sha, optkey, artifact, r)
-                    progress.step(artifact)
+                    if kind == "batch":
+                        for (artifact, sha), one in zip(what, r):
+                            store_result(results_dir, sha, optkey, artifact, one)
+                            progress.step(artifact)
+                    else:
+                        store_result(results_dir, what[1], optkey, what[0], r)
+                        progress.step(what[0])
                     f.release()
                     continue
             if f.status in ("pending", "lost", "finished"):
                 # Lost with a worker that died (Dask recomputes it): wait for it again.
                 done.add(f)
                 continue
+            if kind == "batch":
+                # Failed as a whole (a worker died twice, a crash, a timeout):
+                # each artifact on its own, so that only the culprit fails.
+                f.release()
+                for artifact, sha in what:
+                    done.add(submit_single(artifact, sha))
+                continue
+            artifact, sha = what
             try:
                 exc = f.exception()
             except Exception as e:  # noqa: BLE001 - cancelled: the scheduler gave up on it
@@ -320,7 +411,9 @@ def result_path(results_dir, sha, optkey):
 def store_result(results_dir, sha, optkey, artifact, r):
     record = {"format": RESULT_FORMAT, "sha256": sha, "options": optkey, "artifact": artifact,
               "exit_code": r["exit_code"], "stderr": r["stderr"], "audit": r["audit"]}
-    write_atomic(result_path(results_dir, sha, optkey), json.dumps(record, indent=1) + "\n")
+    # Compact: json's C encoder (an indent makes it the pure-Python one,
+    # which took more time than the audits themselves; bench/scan).
+    write_atomic(result_path(results_dir, sha, optkey), json.dumps(record, separators=(",", ":")) + "\n")
 
 
 def load_result(results_dir, sha, optkey):
@@ -669,7 +762,9 @@ def main(argv):
     report = merge(artifacts, results_dir, optkey, hashes, failures, args)
     report["summary"]["reused"] = reused
     report["summary"]["seconds"] = round(time.monotonic() - started, 3)
-    write_atomic(os.path.join(outdir, "report.json"), json.dumps(report, indent=1) + "\n")
+    # One line, written by json's C encoder (`jq .` indents it): indented, it
+    # took seconds for a thousand artifacts.
+    write_atomic(os.path.join(outdir, "report.json"), json.dumps(report, separators=(",", ":")) + "\n")
     write_atomic(os.path.join(outdir, "report.md"), render_markdown(report))
     write_atomic(os.path.join(outdir, "report.html"), render_html(report))
     s = report["summary"]

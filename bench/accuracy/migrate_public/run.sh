@@ -11,5 +11,15 @@ corpus=${TORCHABI_PUBLIC_LEGACY:-$HOME/.cache/torchabi/public-legacy}
 [ -x "$build/torchabi" ] || { echo "bench: $build/torchabi not built (scripts/build.sh)" >&2; exit 2; }
 [ -f /usr/include/torch/extension.h ] || { echo "bench: Debian's libtorch-dev is not installed" >&2; exit 2; }
 py=$(ls -d /usr/include/python3.* | head -n1)
-exec python3 "$here/bench.py" "$build/torchabi" "$corpus" -std=c++17 -I/usr/include/torch/csrc/api/include "-I$py" \
+# TORCHABI_HEADERS=2.14: plan with Debian sid's PyTorch 2.14.1 headers
+# (scripts/fetch-torch.sh unpacks them under BUILD_DIR/torch-sid) instead of
+# bookworm's 1.13.1 (issue 40: the same plan with every release's headers).
+if [ "${TORCHABI_HEADERS:-1.13}" = 2.14 ]; then
+  sid="$build/torch-sid/root/usr/include"
+  [ -d "$sid/torch/csrc/stable" ] || { echo "bench: $sid missing (scripts/fetch-torch.sh)" >&2; exit 2; }
+  torch_flags=(-std=c++20 -isystem "$sid" -isystem "$sid/torch/csrc/api/include")
+else
+  torch_flags=(-std=c++17 -I/usr/include/torch/csrc/api/include)
+fi
+exec python3 "$here/bench.py" "$build/torchabi" "$corpus" "${torch_flags[@]}" "-I$py" \
   -DTORCH_EXTENSION_NAME=bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 
 #include "analyzers/binary/audit_inputs.h"
 #include "analyzers/binary/conda_requirement.h"
@@ -94,6 +95,11 @@ findings::Report run_audit(const std::vector<std::string>& paths, const AuditOpt
       report.subjects.resize(subjects);
       report.findings.resize(found);
       report.failures.push_back({e.input(), e.what()});
+    } catch (const std::bad_alloc&) {
+      // A memory limit reached on one input (issue 38): that input fails, the others are audited.
+      report.subjects.resize(subjects);
+      report.findings.resize(found);
+      report.failures.push_back({a.path, "out of memory while reading it"});
     }
   }
   return report;

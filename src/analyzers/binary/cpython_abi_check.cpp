@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "analyzers/binary/library_scan.h"
-#include "common/regex.h"
 #include "inputs/python/wheel_tags.h"
 
 namespace torchabi::binary {
@@ -33,10 +32,46 @@ std::string lower(std::string_view s) {
 
 // "python311.dll": the version-specific import library of CPython 3.11 on
 // Windows. An abi3 module links python3.dll instead.
+// (Matched by hand, as the patterns below: compiling a std::regex cost every
+// audit process more than reading the library did; bench/audit.)
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// python3[0-9]+(_d)?\.dll, the whole name.
+bool is_version_specific_python_dll(std::string_view n) {
+  if (!n.starts_with("python3") || !n.ends_with(".dll")) return false;
+  n = n.substr(7, n.size() - 11);  // "python3" and ".dll" cannot overlap
+  if (n.ends_with("_d")) n.remove_suffix(2);
+  return !n.empty() && std::all_of(n.begin(), n.end(), is_digit);
+}
+
 std::optional<std::string> version_specific_python_dll(const LibraryScan& scan) {
-  static const Regex dll("python3[0-9]+(_d)?\\.dll");
   for (const auto& n : scan.needed)
-    if (dll.matches(lower(n))) return n;
+    if (is_version_specific_python_dll(lower(n))) return n;
+  return std::nullopt;
+}
+
+// .*\.(cpython-3|cp3)([0-9]+)[-_a-z0-9]*\.(so|pyd), the whole name: the
+// digits after the last such "." (the greedy .* backtracks from the end),
+// or nothing. "." matches no line break.
+std::optional<std::string> tagged_module_minor(std::string_view base) {
+  const auto in_tail = [](char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '-' || c == '_'; };
+  std::string_view ext;
+  if (base.ends_with(".so")) ext = ".so";
+  else if (base.ends_with(".pyd")) ext = ".pyd";
+  else return std::nullopt;
+  if (base.size() <= ext.size()) return std::nullopt;
+  for (size_t dot = base.rfind('.', base.size() - ext.size() - 1); dot != std::string_view::npos;
+       dot = dot == 0 ? std::string_view::npos : base.rfind('.', dot - 1)) {
+    if (base.substr(0, dot).find_first_of("\n\r") != std::string_view::npos) return std::nullopt;
+    std::string_view rest = base.substr(dot + 1, base.size() - ext.size() - dot - 1);
+    if (rest.starts_with("cpython-3")) rest.remove_prefix(9);
+    else if (rest.starts_with("cp3")) rest.remove_prefix(3);
+    else continue;
+    size_t digits = 0;
+    while (digits < rest.size() && is_digit(rest[digits])) ++digits;
+    if (digits == 0 || !std::all_of(rest.begin() + digits, rest.end(), in_tail)) continue;
+    return std::string(rest.substr(0, digits));
+  }
   return std::nullopt;
 }
 
@@ -90,10 +125,9 @@ PythonAbiClaim claim_from_module_name(std::string_view member) {
     return c;
   }
   // PEP 3149 / the Windows equivalent: ".cpython-311-<platform>.so", ".cp311-win_amd64.pyd"
-  static const Regex tagged(R"(.*\.(cpython-3|cp3)([0-9]+)[-_a-z0-9]*\.(so|pyd))");
-  if (auto m = tagged.match(base)) {
+  if (auto minor = tagged_module_minor(base)) {
     c.kind = PythonAbiClaim::Kind::VersionSpecific;
-    c.cpython = "3." + (*m)[2];
+    c.cpython = "3." + *minor;
   }
   return c;
 }

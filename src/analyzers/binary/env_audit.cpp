@@ -8,7 +8,6 @@
 #include "analyzers/binary/torch_itself.h"
 #include "analyzers/binary/wheel_audit.h"
 #include "common/input_error.h"
-#include "common/regex.h"
 #include "common/text.h"
 
 namespace torchabi::binary {
@@ -86,8 +85,14 @@ void audit_distribution(const inputs::InstalledDistribution& d, const std::vecto
 }  // namespace
 
 bool looks_like_distribution_name(const std::string& arg) {
-  static const Regex name("[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?");
-  if (!name.matches(arg)) return false;
+  // [A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?, by hand (a std::regex compiled
+  // at every audit's start cost more than reading the library).
+  const auto alnum = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+  };
+  if (arg.empty() || !alnum(arg.front()) || !alnum(arg.back())) return false;
+  for (char c : arg)
+    if (!alnum(c) && c != '.' && c != '_' && c != '-') return false;
   for (const char* ext : {".so", ".whl", ".dylib", ".dll", ".pyd"})
     if (arg.ends_with(ext)) return false;
   std::error_code ec;

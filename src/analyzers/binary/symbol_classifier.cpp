@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <yaml-cpp/yaml.h>
 
 #include "analyzers/binary/msvc_scope.h"
 #include "common/input_error.h"
@@ -30,20 +29,9 @@ SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vecto
 }
 
 SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules) {
-  const std::string rel = "api/namespaces.yaml";
-  std::vector<std::string> roots;
-  try {
-    YAML::Node ns = YAML::Load(rules.require(rel));
-    for (const char* group : {"stable", "unstable"})
-      for (const auto& e : ns[group]) {
-        const std::string name = e["name"].as<std::string>();  // split_qualified returns views into it
-        auto parts = inputs::split_qualified(name);
-        if (!parts.empty()) roots.emplace_back(parts.front());
-      }
-  } catch (const YAML::Exception& e) {
-    throw InputError(rules.describe(), "malformed " + rel + ": " + e.what());
-  }
-  return SymbolClassifier(catalog, std::move(roots), inputs::HeaderOnlyIndex::load(rules));
+  // The namespaces are api/namespaces.yaml's, which the catalog (loaded from
+  // the same rules) has parsed already: not parsed a second time per process.
+  return SymbolClassifier(catalog, catalog.namespace_roots(), inputs::HeaderOnlyIndex::load(rules));
 }
 
 namespace {

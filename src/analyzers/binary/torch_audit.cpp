@@ -1,5 +1,8 @@
 #include "analyzers/binary/torch_audit.h"
 
+#include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <yaml-cpp/yaml.h>
 
@@ -28,17 +31,37 @@ inputs::TorchLibraryNames torch_library_names(const inputs::RulesSource& rules) 
   return names;
 }
 
-std::vector<std::unique_ptr<inputs::TorchInstall>> open_torch_installs(const std::vector<std::string>& paths,
+namespace {
+// reuse_torch_installs(): the installs opened so far, by path.
+bool reusing_installs = false;
+std::map<std::string, std::shared_ptr<inputs::TorchInstall>>& opened_installs() {
+  static auto* m = new std::map<std::string, std::shared_ptr<inputs::TorchInstall>>();  // never destroyed
+  return *m;
+}
+}  // namespace
+
+void reuse_torch_installs() { reusing_installs = true; }
+
+std::vector<std::shared_ptr<inputs::TorchInstall>> open_torch_installs(const std::vector<std::string>& paths,
                                                                        const inputs::RulesSource& rules,
                                                                        findings::Report& report) {
-  std::vector<std::unique_ptr<inputs::TorchInstall>> out;
+  std::vector<std::shared_ptr<inputs::TorchInstall>> out;
   if (paths.empty()) return out;
-  const inputs::TorchLibraryNames names = torch_library_names(rules);
+  static std::optional<inputs::TorchLibraryNames> reused_names;  // read once when reusing
+  if (reusing_installs && !reused_names) reused_names = torch_library_names(rules);
+  const inputs::TorchLibraryNames names = reusing_installs ? *reused_names : torch_library_names(rules);
   std::set<std::string> seen;
   for (const auto& p : paths) {
     if (!seen.insert(p).second) continue;
     try {
-      auto t = inputs::TorchInstall::open(p, names);
+      std::shared_ptr<inputs::TorchInstall> t;
+      if (reusing_installs) {
+        auto& known = opened_installs()[p];
+        if (!known) known = inputs::TorchInstall::open(p, names);
+        t = known;
+      } else {
+        t = inputs::TorchInstall::open(p, names);
+      }
       findings::TorchInstallInfo info;
       info.id = p;
       info.kind = t->kind_name();

@@ -28,9 +28,16 @@ inputs::TorchLibraryNames torch_library_names(const inputs::RulesSource& rules);
 // Opens each PATH (duplicates once). One that is not a PyTorch install
 // becomes an InputFailure (exit 2); the others are described in
 // report.torches, in the order given.
-std::vector<std::unique_ptr<inputs::TorchInstall>> open_torch_installs(const std::vector<std::string>& paths,
+std::vector<std::shared_ptr<inputs::TorchInstall>> open_torch_installs(const std::vector<std::string>& paths,
                                                                        const inputs::RulesSource& rules,
                                                                        findings::Report& report);
+
+// From now on, open_torch_installs() hands out the install it opened for a
+// path earlier in this process (with the libraries it has read since) instead
+// of opening it again: for a process that audits many artifacts against the
+// same installs (`scan`'s batches). Answers are the same; only the reading is
+// not repeated.
+void reuse_torch_installs();
 
 // Resolves one library against every install of `options` and updates
 // report.subjects[subject] (its `torch` entries and loads_on).

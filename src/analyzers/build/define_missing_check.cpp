@@ -47,7 +47,8 @@ void check_define_missing(const ProjectView& view, findings::Report& report) {
   std::map<std::pair<std::string, std::string>, size_t> made;  // label, macro -> index in out
   std::vector<findings::Finding> out;
   for (const auto& f : report.findings) {
-    if (f.rule != "build-api-hidden-by-configuration") continue;
+    // A note is a verdict lint could not give (a file for another toolchain).
+    if (f.rule != "build-api-hidden-by-configuration" || f.severity == findings::Severity::Note) continue;
     const std::string macro = macro_asked(f);
     if (macro.empty()) continue;
     for (const auto& lc : view.linted) {

@@ -121,7 +121,12 @@ private:
     if (!written_in(kernel, r.call_range)) return;
     auto f = finding_at(r, std::string(kDefNeedsHuman) + r.qualified);
     f.help = d.manual_note;
-    if (r.argument_ranges.size() == 2 && written_in(schema, r.call_range) && text[r.call_range.end - 1] == ')') {
+    // Releases add defaulted parameters after the kernel (2.x: the tags):
+    // only written arguments count.
+    bool only_two_written = true;
+    for (size_t i = 2; i < r.argument_ranges.size(); ++i)
+      if (written_in(r.argument_ranges[i], r.call_range)) only_two_written = false;
+    if (only_two_written && written_in(schema, r.call_range) && text[r.call_range.end - 1] == ')') {
       const std::string s = slice(text, schema);
       std::string k = slice(text, kernel);
       const bool plain_literal = s.size() >= 2 && s.front() == '"' && s.back() == '"' &&

@@ -199,6 +199,14 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.disposition = Disposition::Blocked;
       u.blocker = kAtenByName;
       u.note = AtenFallback::workaround(*call);
+    } else if (const BoxedRegistration* boxed = u.is_include ? nullptr : rewrites.boxed_for(u.api)) {
+      // A registration overload a release added (2.x's templated impl) that
+      // carries no fix-it still has the boxed registration as its replacement.
+      u.replacement = boxed->wrap;
+      u.header = boxed->header;
+      u.since = boxed->since;
+      u.note = boxed->note;
+      u.disposition = Disposition::Manual;
     } else {
       u.disposition = Disposition::Manual;
       u.note = match ? match->entry->note : u.is_include ? f.help : kNoEntry;

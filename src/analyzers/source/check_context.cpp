@@ -105,13 +105,14 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
   checks.push_back(checks::make_header_error_check());
   checks.push_back(checks::make_build_floor_check());
   checks.push_back(checks::make_parse_status_check());
+  checks.push_back(checks::make_torch_headers_found_check());
   std::lock_guard lock(registry_mutex());
   for (auto& [id, f] : registry()) checks.push_back(f());
   return checks;
 }
 
 std::string lint_checks_id() {
-  std::string id = "builtin-v5";  // v5: undefined stable functions, version macros, stream ids, dispatcher Scalars, the build as configured
+  std::string id = "builtin-v6";  // v6: stable headers not found; the source a header finding was compiled from
   std::lock_guard lock(registry_mutex());
   for (auto& [name, f] : registry()) id += "+" + name;
   return id;

@@ -2,6 +2,7 @@
 
 #include <clang-c/Index.h>
 
+#include "analyzers/source/libclang_loader/libclang_library.h"
 #include "analyzers/source/libclang_loader/libclang_loader.h"
 
 namespace torchabi::source {
@@ -12,7 +13,11 @@ std::string libclang_version() {
   const char* text = clang_getCString(v);
   std::string out = text ? text : "unknown version";
   clang_disposeString(v);
-  return out + ", " + libclang::loaded_path();
+  out += ", " + libclang::loaded_path();
+  // Arguments every parse gets (the wheel's -resource-dir): part of what
+  // parses a file, so part of the cache keys this string is in.
+  for (const char* a : libclang::extra_arguments()) out += std::string(" ") + a;
+  return out;
 }
 
 }  // namespace torchabi::source

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analyzers/source/inline_suppressions.h"
+#include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "analyzers/source/result_cache.h"
 #include "analyzers/source/shared_preamble.h"
 #include "analyzers/source/tu_result_json.h"
@@ -23,7 +24,7 @@ bool is_unstable_rule(const std::string& rule) {
 
 std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const LintOptions& o) {
   std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + std::to_string(kTuResultFormat) +
-                  "\n" + env.digest + "\n" + lint_checks_id() + "\n";
+                  "\n" + env.digest + "\n" + lint_checks_id() + "\n" + libclang::identity() + "\n";
   // Not the working directory: every path in the arguments is absolute already.
   m += a.file + "\n";
   for (const auto& x : a.args) m += x + '\0';
@@ -256,11 +257,17 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
   } else {
     for (const auto& f : failures) {
       findings::Finding n;
-      n.rule = "source-tu-not-analysed";
+      // A file past --tu-timeout/--tu-memory (tu_runner.h) is an error, not a
+      // note: nothing in it was checked (no green without analysis).
+      const bool over_limit = f.message.find("(--tu-timeout raises it)") != std::string::npos ||
+                              f.message.find("(--tu-memory raises it)") != std::string::npos;
+      n.rule = over_limit ? "source-tu-over-limit" : "source-tu-not-analysed";
       n.location.file = f.input;
       n.message = "not analysed: " + f.message;
-      n.help = "Check that the file exists and that its compile command is right; the other translation units were "
-               "analysed.";
+      n.help = over_limit ? "Raise the limit it hit (--tu-timeout SECONDS, --tu-memory SIZE; 0: no limit) or split "
+                            "the file; the other translation units were analysed."
+                          : "Check that the file exists and that its compile command is right; the other translation "
+                            "units were analysed.";
       run.report.findings.push_back(std::move(n));
       run.warnings.push_back(f.input + ": not analysed: " + f.message);
     }

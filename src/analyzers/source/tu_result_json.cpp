@@ -3,13 +3,75 @@
 #include "common/json_io.h"
 
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <stdexcept>
+#include <string_view>
 
 namespace torchabi::source {
 
 using nlohmann::json;
 
 namespace {
+
+// File names are bytes, and JSON text holds only UTF-8: a name with a byte
+// that is not UTF-8 (0xff) would be replaced (U+FFFD) or refused by the
+// serializer, and the parent would report a file that does not exist. This
+// transport is private to the child and its parent (and the result cache), so
+// such strings travel hex-encoded behind a marker no real text starts with
+// (a marker-led string is encoded too, so decoding is exact).
+constexpr char kTuBytesMarker = '\x01';
+
+bool tu_json_valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if ((b & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (b & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += n;
+  }
+  return true;
+}
+
+void tu_json_encode_bytes(json& j) {
+  if (j.is_structured()) {
+    for (auto& v : j) tu_json_encode_bytes(v);
+    return;
+  }
+  if (!j.is_string()) return;
+  const std::string& s = j.get_ref<const std::string&>();
+  if (tu_json_valid_utf8(s) && (s.empty() || s.front() != kTuBytesMarker)) return;
+  static const char* hex = "0123456789abcdef";
+  std::string out(1, kTuBytesMarker);
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    out += hex[c >> 4];
+    out += hex[c & 15];
+  }
+  j = std::move(out);
+}
+
+void tu_json_decode_bytes(json& j) {
+  if (j.is_structured()) {
+    for (auto& v : j) tu_json_decode_bytes(v);
+    return;
+  }
+  if (!j.is_string()) return;
+  const std::string& s = j.get_ref<const std::string&>();
+  if (s.empty() || s.front() != kTuBytesMarker) return;
+  const auto nibble = [](char h) { return h <= '9' ? h - '0' : h - 'a' + 10; };
+  std::string out;
+  for (size_t i = 1; i + 1 < s.size(); i += 2) out += char(nibble(s[i]) << 4 | nibble(s[i + 1]));
+  j = std::move(out);
+}
 
 json location_to(const findings::Location& l) {
   return {{"file", l.file}, {"line", l.line}, {"column", l.column}, {"member", l.member}, {"symbol", l.symbol}};
@@ -74,12 +136,14 @@ std::string serialize_tu_result(const TuResult& r) {
   j["files_missing"] = r.files_missing;
   j["failure"] = r.failure;
   j["crashed"] = r.crashed;
+  tu_json_encode_bytes(j);
   return json_io::dump(j);
 }
 
 TuResult deserialize_tu_result(const std::string& text) {
   try {
     json j = json_io::parse(text);
+    tu_json_decode_bytes(j);
     TuResult r;
     const json& s = j.at("subject");
     r.subject.kind = s.at("kind");

@@ -6,12 +6,16 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <exception>
+#include <new>
 #include <fcntl.h>
 #include <iostream>
 #include <poll.h>
 #include <string_view>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <chrono>
 #include <thread>
 #include <unistd.h>
 
@@ -60,7 +64,29 @@ struct Child {
   pid_t pid;
   int fd;
   std::string buffer;
+  std::chrono::steady_clock::time_point started;
+  bool timed_out = false;
 };
+
+IsolatedLimits& limits() {
+  static IsolatedLimits l;
+  return l;
+}
+
+std::string gib(unsigned long long bytes) {
+  if (bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+// In the child: an allocation past the limit fails (std::bad_alloc, or LLVM's
+// fatal "out of memory") instead of the machine swapping or the OOM killer
+// choosing some other process.
+void limit_memory() {
+  if (const auto bytes = limits().memory_bytes) {
+    rlimit r{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+    ::setrlimit(RLIMIT_AS, &r);
+  }
+}
 
 std::function<void()>& fork_barrier() {
   static std::function<void()> wait;
@@ -70,6 +96,9 @@ std::function<void()>& fork_barrier() {
 }  // namespace
 
 void set_fork_barrier(std::function<void()> wait) { fork_barrier() = std::move(wait); }
+
+void set_isolated_limits(IsolatedLimits l) { limits() = l; }
+IsolatedLimits isolated_limits() { return limits(); }
 
 unsigned default_jobs() {
   unsigned n = std::thread::hardware_concurrency();
@@ -110,8 +139,18 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
     while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
     }
     IsolatedResult& r = results[c.index];
-    if (WIFSIGNALED(status)) {
+    if (c.timed_out) {
+      r.error = "not finished within the time limit of " + std::to_string(limits().seconds) +
+                " s (--tu-timeout raises it)";
+    } else if (!c.buffer.empty() && c.buffer[0] == kErrorTag && c.buffer.find("std::bad_alloc") != std::string::npos) {
+      r.error = "out of memory at the limit of " + gib(limits().memory_bytes) + " (--tu-memory raises it)";
+    } else if (WIFSIGNALED(status)) {
       r.error = std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) + ": " + ::strsignal(WTERMSIG(status)) + ")";
+      // Under the memory limit LLVM reports an allocation failure as a fatal
+      // error and aborts, and a stack that cannot grow faults.
+      const int sig = WTERMSIG(status);
+      if (limits().memory_bytes && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
+        r.error += "; if it ran out of memory, the limit is " + gib(limits().memory_bytes) + " (--tu-memory)";
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && (c.buffer.empty() || c.buffer[0] != kErrorTag)) {
       r.ok = true;
       r.output = std::move(c.buffer);
@@ -145,11 +184,15 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
       if (pid == 0) {
         temp_dirs::die_with_parent();
         ::close(fds[0]);
+        limit_memory();
         std::string out;
         int code = 0;
         try {
           out = work(next);
           out += kDoneTrailer;
+        } catch (const std::bad_alloc&) {
+          out = std::string(1, kErrorTag) + "std::bad_alloc";
+          code = 3;
         } catch (const std::exception& e) {
           out = std::string(1, kErrorTag) + e.what();
           code = 3;
@@ -162,7 +205,7 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
         ::_exit(code);  // no destructors: the parent owns every shared resource
       }
       ::close(fds[1]);
-      running.push_back({next, pid, fds[0], {}});
+      running.push_back({next, pid, fds[0], {}, std::chrono::steady_clock::now()});
       if (hooks.started) hooks.started(next);
       ++next;
     }
@@ -173,9 +216,25 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
       } catch (...) {
       }
     }
+    // A child past the time limit is killed; its pipe then reads as closed
+    // and it is finished below like any other failure.
+    int wait_ms = -1;
+    if (const unsigned seconds = limits().seconds) {
+      const auto now = std::chrono::steady_clock::now();
+      for (auto& c : running) {
+        const auto left = c.started + std::chrono::seconds(seconds) - now;
+        if (left <= std::chrono::steady_clock::duration::zero()) {
+          if (!c.timed_out) ::kill(c.pid, SIGKILL);
+          c.timed_out = true;
+          continue;
+        }
+        const int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(left).count()) + 1;
+        wait_ms = wait_ms < 0 ? ms : std::min(wait_ms, ms);
+      }
+    }
     std::vector<pollfd> pfds;
     for (const auto& c : running) pfds.push_back({c.fd, POLLIN, 0});
-    if (::poll(pfds.data(), pfds.size(), -1) < 0 && errno != EINTR) break;
+    if (::poll(pfds.data(), pfds.size(), wait_ms) < 0 && errno != EINTR) break;
     char buf[65536];
     for (size_t i = pfds.size(); i-- > 0;) {
       if (!(pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;

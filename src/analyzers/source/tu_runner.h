@@ -38,6 +38,19 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
 
 unsigned default_jobs();
 
+// Bounds on one item (one translation unit): a hostile or enormous input
+// costs at most this much, and the item comes back failed with the limit
+// named while the others go on. Process-wide, set once by the command line
+// (--tu-timeout, --tu-memory); 0 means unbounded. The defaults are well above
+// what clang needs for the largest real TUs (CUDA with cutlass/cute: about
+// 2 GiB of address space, under a minute).
+struct IsolatedLimits {
+  unsigned seconds = 600;
+  unsigned long long memory_bytes = 8ull << 30;
+};
+void set_isolated_limits(IsolatedLimits limits);
+IsolatedLimits isolated_limits();
+
 // Called by run_isolated before it forks: how a thread that must not be
 // running during a fork (one inside the dynamic loader, see
 // libclang_warmup.h) is waited for, wherever the fork happens. One at a time;

@@ -66,6 +66,7 @@ def parse_args():
     p.add_argument("--no-cuda", action="store_true", help="CUDA unavailable: the script's CPU configuration")
     p.add_argument("--torch-surface", help="rules/project/torch_surface.json")
     p.add_argument("--torch-version", help="the release of the headers in use (the stand-in's __version__)")
+    p.add_argument("--torch-include", help="the include directory of the headers in use (the stand-in's paths)")
     p.add_argument("setup_py")
     return p.parse_args()
 
@@ -244,15 +245,77 @@ def permissive_module(name, given, why):
     return module
 
 
-def from_project(project):
-    """True when the import being resolved was written in the project's code."""
-    frame = sys._getframe(2)
+def importing_frame():
+    """The frame of the `import` statement being resolved (the first one
+    outside importlib)."""
+    frame = sys._getframe(1)
     while frame is not None:
         file = frame.f_code.co_filename
-        if not file.startswith("<frozen") and "importlib" not in file:
-            return inside(file, project)
+        if not file.startswith("<frozen") and "importlib" not in file and file != __file__:
+            return frame
         frame = frame.f_back
-    return False
+    return None
+
+
+def from_project(project):
+    """True when the import being resolved was written in the project's code."""
+    frame = importing_frame()
+    return frame is not None and inside(frame.f_code.co_filename, project)
+
+
+_GUARDED_LINES = {}  # file -> lines inside a try whose handler takes ImportError
+
+
+def guarded_lines(file):
+    """Lines of `file` inside the body of a `try:` that catches ImportError
+    (or ModuleNotFoundError, Exception, BaseException, or everything)."""
+    if file in _GUARDED_LINES:
+        return _GUARDED_LINES[file]
+    import ast
+    lines = set()
+    try:
+        with open(file, "rb") as f:
+            tree = ast.parse(f.read(), file)
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    catching = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+    def names(node):
+        if node is None:
+            return {"*"}
+        if isinstance(node, ast.Tuple):
+            return set().union(*(names(e) for e in node.elts))
+        if isinstance(node, ast.Attribute):
+            return {node.attr}
+        return {node.id} if isinstance(node, ast.Name) else set()
+
+    def gives_up(handler):
+        # `except ImportError: raise RuntimeError("pip install wheel")`: the
+        # module is required after all, and a stand-in serves the script better.
+        for n in ast.walk(handler):
+            if isinstance(n, ast.Raise):
+                return True
+            if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute)) and \
+                    (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) in ("exit", "_exit", "abort"):
+                return True
+        return False
+
+    for node in ast.walk(tree) if tree else ():
+        handlers = [h for h in getattr(node, "handlers", ()) if names(h.type) & (catching | {"*"})]
+        if isinstance(node, ast.Try) and handlers and not any(gives_up(h) for h in handlers):
+            for stmt in node.body:
+                lines.update(range(stmt.lineno, (getattr(stmt, "end_lineno", None) or stmt.lineno) + 1))
+    _GUARDED_LINES[file] = lines
+    return lines
+
+
+def import_is_optional():
+    """True when the import being resolved is written inside a try that
+    handles its ImportError: the script has its own answer for a missing
+    module (`try: import jax except ImportError: jax = None`), and a stand-in
+    would make it take the branch for an installed one."""
+    frame = importing_frame()
+    return frame is not None and frame.f_lineno in guarded_lines(frame.f_code.co_filename)
 
 
 class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -267,6 +330,10 @@ class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if name != top and top not in self.made:
             return None  # a real package lacks a submodule: its own error
         if top in ("torch",) or not from_project(self.project):
+            return None
+        if import_is_optional():
+            self.given.add("module", f"{name} (not installed; imported where the script handles its absence, "
+                                     "so left absent)")
             return None
         self.made.add(top)
         if name == top:
@@ -326,7 +393,23 @@ def fill_from_surface(module, names, given):
     module.__getattr__ = permissive_module(module.__name__, given, "not in the real module either").__getattr__
 
 
-def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, given):
+def place_standin(torch, utils, ext, include_dir):
+    """Paths of the stand-in torch that lead to the headers in use, laid out
+    as an installed torch is (torch/__init__.py, torch/include,
+    torch/share/cmake, torch/lib): scripts that compute their include
+    directory from torch.__file__, torch.utils.cmake_prefix_path or
+    include_paths() find the headers torchabi lints with."""
+    if not include_dir:
+        return
+    root = os.path.dirname(os.path.normpath(include_dir))
+    torch.__file__ = os.path.join(root, "__init__.py")
+    utils.cmake_prefix_path = os.path.join(root, "share", "cmake")
+    api = os.path.join(include_dir, "torch", "csrc", "api", "include")
+    ext.include_paths = lambda *a, **k: [include_dir] + ([api] if os.path.isdir(api) else [])
+    ext.TORCH_LIB_PATH = os.path.join(root, "lib")
+
+
+def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, given, include_dir=None):
     """Modules torch, torch.version, torch._C, torch.cuda, torch.utils and
     torch.utils.cpp_extension with what build scripts use of them: the names
     of the real modules (surface), the values of the headers in use."""
@@ -386,6 +469,7 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     ext.check_compiler_ok_for_platform = lambda compiler: True
     ext.get_compiler_abi_compatibility_and_version = lambda compiler: (True, (12, 2, 0))
     ext._get_num_workers = lambda verbose: 1
+    place_standin(torch, utils, ext, include_dir)
     torch.version = version
     torch._C = c
     torch.cuda = cuda
@@ -759,7 +843,8 @@ def main():
             torch = cpp_extension = None
     if cpp_extension is None:
         torch, cpp_extension = standin_torch(args.cuda_home, setuptools, load_surface(args.torch_surface),
-                                             args.torch_version or STANDIN_TORCH_VERSION, args.cuda_version, given)
+                                             args.torch_version or STANDIN_TORCH_VERSION, args.cuda_version, given,
+                                             args.torch_include)
     if args.no_cuda:
         cuda_unavailable(torch, cpp_extension)
     else:

@@ -366,6 +366,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                   "--cuda-home", (tmp / ("cuda-" + run.platform)).string(), "--cuda-version", kStandInCudaVersion,
                   "--torch-surface", surface.string()};
       if (!headers_release.empty()) run.argv.insert(run.argv.end(), {"--torch-version", headers_release});
+      if (!torch.include_dirs.empty()) run.argv.insert(run.argv.end(), {"--torch-include", torch.include_dirs.front()});
       if (which == RecorderTorch::StandIn) run.argv.push_back("--no-torch");
       run.argv.push_back((run.copy_root / script.filename()).string());
       runs.push_back(std::move(run));

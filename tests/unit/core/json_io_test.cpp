@@ -30,7 +30,9 @@ TEST(JsonIo, ParsesTheRestOfAStream) {
 
 TEST(JsonIo, LossyDumpReplacesInvalidUtf8) {
   const nlohmann::json j = {{"out", std::string("a\xff") + "b"}};
-  EXPECT_THROW(json_io::dump(j), nlohmann::json::type_error);
+  // Never a type_error 316 for a file name that is not UTF-8: both replace
+  // (reports carry the exact bytes beside the string, reporters/path_bytes.h).
+  EXPECT_EQ(json_io::dump(j), "{\"out\":\"a\xEF\xBF\xBD" "b\"}");
   EXPECT_EQ(json_io::dump_lossy(j), "{\"out\":\"a\xEF\xBF\xBD" "b\"}");
 }
 

@@ -1,7 +1,9 @@
 // The rules data a run used, as --version names it: the release the
 // generated tables were derived from, and a digest of every byte.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -64,6 +66,41 @@ TEST(RulesRelease, EmbeddedRulesNameTheReleaseTheyWereBuiltFrom) {
   EXPECT_EQ(r.source, "embedded rules");
   EXPECT_TRUE(r.derived_from.starts_with("PyTorch 2.")) << r.derived_from;
   EXPECT_GT(r.files, 50u);
+}
+
+// --version describes the embedded rules from what the build computed
+// (cmake/rules_release.py): it must say what reading them now says.
+TEST(RulesRelease, PrecomputedEmbeddedDescriptionIsTheComputedOne) {
+  const RulesRelease pre = describe_rules(RulesSource::embedded());
+  const RulesRelease now = describe_rules_now(RulesSource::embedded());
+  EXPECT_EQ(pre.source, now.source);
+  EXPECT_EQ(pre.derived_from, now.derived_from);
+  EXPECT_EQ(pre.files, now.files);
+  EXPECT_EQ(pre.digest, now.digest);
+}
+
+// And the Python computation agrees with the C++ one on any tree, not only
+// on rules/: headers with several releases, CRLF, names sorted by bytes.
+TEST(RulesRelease, BuildTimeScriptAgreesWithTheRunTimeComputation) {
+  RulesDir d;
+  fs::create_directories(d.path / "checks");
+  d.write("api/a.tsv", "# from PyTorch 2.13.0. and PyTorch 2.14.1.5, PyTorch 2.15\r\n# PyTorch 2.12.7\nx\t1\n");
+  d.write("api/B.tsv", "# PyTorch 3.1.2\n");
+  d.write("checks/x.yaml", "id: x\n");
+  d.write("checks/x.txt", "not a rules file");
+  const fs::path out = d.path.string() + ".cpp";
+  const std::string cmd = "python3 " + std::string(TORCHABI_SOURCE_DIR) + "/cmake/rules_release.py " +
+                          d.path.string() + " " + out.string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(out);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  fs::remove(out);
+  // Only the four rules extensions count (x.txt does not): describe now without it.
+  fs::remove(d.path / "checks/x.txt");
+  const RulesRelease now = d.describe();
+  const std::string expected = "{\"embedded rules\", \"" + now.derived_from + "\", " + std::to_string(now.files) +
+                               ", \"" + now.digest + "\"}";
+  EXPECT_NE(text.find(expected), std::string::npos) << text << "\nexpected " << expected;
 }
 
 }  // namespace

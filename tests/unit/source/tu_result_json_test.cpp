@@ -40,4 +40,28 @@ TEST(TuResultJson, FixItsRoundTripWithTheirFallbackReleaseAndCopies) {
   EXPECT_FALSE(plain.findings[0].fix->needs);
 }
 
+// File names are bytes: one that is not UTF-8, or that starts with the
+// transport's own marker byte, comes back exactly; the text stays JSON.
+TEST(TuResultJson, FileNamesThatAreNotUtf8RoundTripExactly) {
+  TuResult r;
+  r.subject.kind = "translation-unit";
+  r.subject.path = "dir/x\xff" "y\nz.cpp";
+  findings::Finding f;
+  f.rule = "source-unstable-include";
+  f.location = {r.subject.path, 1, 1, "", "ATen/ATen.h"};
+  f.message = "includes <ATen/ATen.h> in \xc3\x28";  // an invalid two-byte sequence
+  f.notes = {"\x01" "not hex", "plain \xc3\xa9"};       // a marker-led string; valid UTF-8 (é)
+  r.findings.push_back(f);
+  r.files_read = {r.subject.path, "/usr/include/\xed\xa0\x80.h"};  // an encoded surrogate is not UTF-8
+  const std::string text = serialize_tu_result(r);
+  EXPECT_EQ(text.find('\xff'), std::string::npos);
+  const TuResult back = deserialize_tu_result(text);
+  EXPECT_EQ(back.subject.path, r.subject.path);
+  ASSERT_EQ(back.findings.size(), 1u);
+  EXPECT_EQ(back.findings[0].location.file, r.subject.path);
+  EXPECT_EQ(back.findings[0].message, f.message);
+  EXPECT_EQ(back.findings[0].notes, f.notes);
+  EXPECT_EQ(back.files_read, r.files_read);
+}
+
 }  // namespace torchabi::source

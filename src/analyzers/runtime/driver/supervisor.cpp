@@ -24,6 +24,7 @@
 #include "analyzers/runtime/driver/load_failure.h"
 #include "analyzers/runtime/driver/name_lookups.h"
 #include "analyzers/runtime/driver/python_errors.h"
+#include "analyzers/runtime/driver/pid_isolation.h"
 #include "analyzers/runtime/driver/root_child.h"
 #include "analyzers/runtime/driver/run_extension.h"
 #include "analyzers/runtime/driver/schema_effects.h"
@@ -159,7 +160,13 @@ private:
       dup2(out, STDERR_FILENO);
       ChildPlan p = plan_;
       p.event_fd = fds[1];
-      if (root_) exec_in_root(p, opts_, *root_);
+      if (root_) {
+        exec_in_root(p, opts_, *root_);
+      } else {
+        std::string note;
+        isolate_pids(&note);  // pid_isolation.h: the extension cannot signal torchabi
+        if (!note.empty()) dprintf(STDERR_FILENO, "torchabi: note: %s\n", note.c_str());
+      }
       run_child(p);
     }
     close(fds[1]);

@@ -25,5 +25,6 @@ std::unique_ptr<TuCheck> make_version_macro_check();      // version-macro-missi
 std::unique_ptr<TuCheck> make_stream_id_cast_check();     // source-stream-id-as-handle
 std::unique_ptr<TuCheck> make_dispatcher_scalar_check();  // source-dispatcher-scalar-arg
 std::unique_ptr<TuCheck> make_undefined_stable_function_check();  // source-undefined-stable-function
+std::unique_ptr<TuCheck> make_torch_headers_found_check();  // source-torch-headers-not-found
 
 }  // namespace torchabi::source::checks

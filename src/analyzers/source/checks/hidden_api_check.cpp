@@ -22,6 +22,7 @@
 
 #include "analyzers/source/ast_regions.h"
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/stable_headers.h"
 #include "analyzers/source/compile_errors.h"
 #include "analyzers/source/inactive_branches.h"
 #include "analyzers/source/pp_condition.h"
@@ -45,13 +46,23 @@ size_t declaration_of(std::string_view text, size_t begin, size_t end, std::stri
       continue;
     size_t q = p + name.size();
     while (q < end && std::isspace(static_cast<unsigned char>(text[q]))) ++q;
-    if (q < end && (text[q] == '(' || text[q] == '=' || text[q] == ';' || text[q] == '{')) return p;
     size_t w = p;
     while (w > begin && std::isspace(static_cast<unsigned char>(text[w - 1]))) --w;
     size_t ws = w;
     while (ws > begin && is_identifier_char(text[ws - 1])) --ws;
     const std::string_view word = text.substr(ws, w - ws);
     if (word == "struct" || word == "class" || word == "using" || word == "enum" || word == "namespace") return p;
+    // `sycl::half`, `x.half`, `p->half`: another scope's name or a member,
+    // not a declaration of this one.
+    const char before = w > begin ? text[w - 1] : '\0';
+    if (before == ':' || before == '.' || (before == '>' && w - 1 > begin && text[w - 2] == '-')) continue;
+    // A declaration's name follows its type (`int f(`, `T* f(`, `vector<T> f(`,
+    // a macro such as C10_HOST_DEVICE); after `(`, `,`, an operator or
+    // `return` it is a use: `x(__float2bfloat16(v))` calls the name.
+    const bool after_type = !word.empty() ? !(word == "return" || word == "throw" || word == "new" || word == "delete" ||
+                                              word == "case" || word == "else" || word == "do" || word == "sizeof")
+                                          : before == '*' || before == '&' || before == '>';
+    if (after_type && q < end && (text[q] == '(' || text[q] == '=' || text[q] == ';' || text[q] == '{')) return p;
   }
   return std::string_view::npos;
 }
@@ -162,6 +173,7 @@ public:
       for (const auto& n : f.notes)
         if (auto p = n.find(kClangQuote); p != std::string::npos) explained.insert(n.substr(p + kClangQuote.size()));
     std::set<std::pair<std::string, uint32_t>> seen;
+    const bool headers_missing = stable_headers_missing(ctx.tu);
     for (const auto& d : ctx.tu.diagnostics()) {
       if (!is_error(d) || explained.count(d.message)) continue;
       const Diagnostic* at = project_site(ctx.tu, d);
@@ -174,7 +186,7 @@ public:
       if (!seen.emplace(at->file, at->offset).second) continue;
       if (auto hidden = find_hidden(ctx, *missing, bare)) {
         report_hidden(ctx, *at, *missing, *hidden, d.message);
-      } else if (!is_stable_name(ctx, *missing)) {
+      } else if (!is_stable_name(ctx, *missing) || headers_missing) {
         continue;
       } else if (auto declared = declaring_header(ctx, *missing, bare); declared && !read_by_tu(ctx, declared->path)) {
         report_not_included(ctx, *at, *missing, *declared, d.message);
@@ -316,6 +328,16 @@ private:
     // project mode can blame the configuration (build-define-missing).
     if (f.location.file != ctx.tu.main_file())
       f.notes.push_back(std::string(findings::kCompiledFrom) + display_path(ctx.tu.main_file()));
+    // A file written for another toolchain (it includes <hip/hip_runtime.h>,
+    // absent here) is not compiled by this configuration as it stands: the
+    // configuration it is meant for (ROCm) defines other macros, so the
+    // verdict is a note until it is linted with that toolchain's headers.
+    if (const std::string foreign = foreign_toolchain_header(ctx); !foreign.empty()) {
+      f.severity = findings::Severity::Note;
+      f.notes.push_back("the file includes <" + foreign + ">, which is not on this include path: it is written for "
+                        "another toolchain, so this configuration's macros may not be the ones its build defines; "
+                        "lint it with that toolchain's headers");
+    }
     if (!macro.empty())
       f.help = "Define " + macro + " for this extension: add -D" + macro +
                " to every compiler's flags that builds this code (g++ and nvcc; in setup.py both "
@@ -324,6 +346,15 @@ private:
       f.help = "Build this code in the configuration where " + cond +
                " is compiled (see the header's condition), or do without " + m.qualified() + ".";
     ctx.report(std::move(f));
+  }
+
+  // The first HIP or SYCL header a project file includes that was not found.
+  static std::string foreign_toolchain_header(CheckContext& ctx) {
+    for (const auto& inc : ctx.tu.includes())
+      if (inc.resolved.empty() && ctx.tu.is_project_file(inc.includer) &&
+          (inc.spelled.starts_with("hip/") || inc.spelled.starts_with("sycl/") || inc.spelled.starts_with("CL/sycl")))
+        return inc.spelled;
+    return {};
   }
 
   static bool read_by_tu(CheckContext& ctx, const std::string& path) {

@@ -19,6 +19,7 @@
 
 #include "analyzers/source/ast_regions.h"
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/stable_headers.h"
 #include "analyzers/source/checks/project_macros.h"
 #include "analyzers/source/compile_errors.h"
 #include "analyzers/source/rules_import.h"
@@ -31,7 +32,7 @@ namespace {
 class MacroNotInHeadersCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
-    if (ctx.tu.ast_complete()) return;
+    if (ctx.tu.ast_complete() || stable_headers_missing(ctx.tu)) return;
     std::set<std::string> explained;  // clang messages another check already quotes
     for (const auto& f : ctx.reported()) {
       for (const auto& n : f.notes)

@@ -125,6 +125,8 @@ def generate(names, decls):
         '#include "analyzers/source/libclang_loader/libclang_library.h"',
         "#include \"analyzers/source/libclang_loader/libclang_loader.h\"",
         "",
+        "#include <vector>",
+        "",
         "namespace {",
         "",
         "// The real functions, resolved together on first use.",
@@ -163,10 +165,23 @@ def generate(names, decls):
             decl.append(d)
             args.append(a)
         ret_sep = "" if ret.endswith("*") else " "
-        body = "%sapi().%s(%s);" % ("" if ret == "void" else "return ", n, ", ".join(args))
+        body = ["%sapi().%s(%s);" % ("" if ret == "void" else "return ", n, ", ".join(args))]
+        if "command_line_args" in args and "num_command_line_args" in args:
+            # The parse's flags, after the arguments the loaded libclang needs
+            # (libclang_library.h: extra_arguments(), e.g. the wheel's -resource-dir).
+            with_extra = ["argv.data()" if a == "command_line_args" else
+                          "static_cast<int>(argv.size())" if a == "num_command_line_args" else a for a in args]
+            body = [
+                "const Api& a = api();",
+                "const std::vector<const char*>& extra = torchabi::source::libclang::extra_arguments();",
+                "if (extra.empty()) return a.%s(%s);" % (n, ", ".join(args)),
+                "std::vector<const char*> argv(extra);",
+                "argv.insert(argv.end(), command_line_args, command_line_args + num_command_line_args);",
+                "return a.%s(%s);" % (n, ", ".join(with_extra)),
+            ]
         lines.append("")
         lines.append("%s%s%s(%s) {" % (ret, ret_sep, n, ", ".join(decl) or "void"))
-        lines.append("  " + body)
+        lines += ["  " + b for b in body]
         lines.append("}")
     lines += ["", '}  // extern "C"', ""]
     return "\n".join(lines)

@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 #include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "common/input_error.h"
@@ -16,6 +19,7 @@ namespace {
 // Recorded by CMake when it found libclang (see CMakeLists.txt).
 constexpr const char* kConfiguredPath = TORCHABI_LIBCLANG_PATH;
 constexpr const char* kSoname = TORCHABI_LIBCLANG_SONAME;
+constexpr const char* kBuiltAgainst = TORCHABI_LIBCLANG_VERSION;
 constexpr const char* kWhoNeedsIt = "lint, migrate and the registration checks need libclang";
 
 // Set by open_library() for resolve()'s messages; both run inside the one
@@ -40,6 +44,24 @@ void* try_open(const std::string& file, std::string* why) {
   return h;
 }
 
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The copy shipped next to the binary (the wheel: bin/torchabi and
+// lib/libclang-19.so.19), if there is one.
+std::string vendored_path() {
+  char exe[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return {};
+  // <prefix>/bin/torchabi -> <prefix>/lib/<soname>, spelled without "..".
+  std::string dir(exe, static_cast<size_t>(n));
+  for (int up = 0; up < 2; ++up) dir.erase(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/'));
+  std::string p = dir + "/lib/" + kSoname;
+  return is_file(p) ? p : std::string();
+}
+
 }  // namespace
 
 void* open_library() {
@@ -48,11 +70,62 @@ void* open_library() {
     if (void* h = try_open(env, &why)) return loaded_from = env, h;
     throw InputError(env, "cannot load libclang (from TORCHABI_LIBCLANG): " + why + "; " + kWhoNeedsIt);
   }
+  // A vendored copy that does not load (a broken install) is said so, not
+  // silently replaced by another release found elsewhere.
+  if (const std::string vendored = vendored_path(); !vendored.empty()) {
+    if (void* h = try_open(vendored, &why)) return loaded_from = vendored, h;
+    throw InputError(vendored, "cannot load the libclang shipped with torchabi: " + why + "; " + kWhoNeedsIt +
+                                   " (set TORCHABI_LIBCLANG to another one)");
+  }
   if (void* h = try_open(kConfiguredPath, &why)) return loaded_from = kConfiguredPath, h;
   std::string why_soname;
   if (void* h = try_open(kSoname, &why_soname)) return loaded_from = kSoname, h;
   throw InputError(kConfiguredPath, "cannot load libclang: " + why + " (nor " + kSoname + " on the library path: " +
                                         why_soname + "); " + kWhoNeedsIt + " (set TORCHABI_LIBCLANG to its path)");
+}
+
+std::string describe() {
+  const std::string built = std::string("clang version ") + (*kBuiltAgainst ? kBuiltAgainst : "unknown");
+  if (opened) return built + ", " + loaded_from;
+  const char* how = " (loaded when a command parses sources)";
+  if (const char* env = std::getenv("TORCHABI_LIBCLANG"); env && *env) {
+    const std::string e = env;
+    if (e.find('/') != std::string::npos && !is_file(e))
+      throw InputError(e, "cannot load libclang (from TORCHABI_LIBCLANG): No such file; " + std::string(kWhoNeedsIt));
+    return e + " from TORCHABI_LIBCLANG, its version read when it is loaded";
+  }
+  if (const std::string vendored = vendored_path(); !vendored.empty()) return built + ", " + vendored + how;
+  if (is_file(kConfiguredPath)) return built + ", " + kConfiguredPath + how;
+  return built + ", " + kSoname + " on the library path" + how;
+}
+
+std::string identity() {
+  std::string id = std::string("libclang ") + kBuiltAgainst + "\n";
+  if (const char* env = std::getenv("TORCHABI_LIBCLANG"); env && *env) return id + env;
+  if (const std::string vendored = vendored_path(); !vendored.empty()) {
+    std::string major = kBuiltAgainst;
+    return id + vendored + "\n-resource-dir " + vendored.substr(0, vendored.rfind('/')) + "/clang/" +
+           major.substr(0, major.find('.'));
+  }
+  return id + kConfiguredPath;
+}
+
+const std::vector<const char*>& extra_arguments() {
+  // Computed once, after open_library() chose the file (the forwarders call
+  // this only after loading).
+  static const std::vector<const char*> args = [] {
+    std::vector<const char*> a;
+    const std::string vendored = vendored_path();
+    if (vendored.empty() || loaded_from != vendored) return a;
+    std::string major = kBuiltAgainst;
+    major = major.substr(0, major.find('.'));
+    static const std::string dir = vendored.substr(0, vendored.rfind('/')) + "/clang/" + major;
+    struct stat st {};
+    if (major.empty() || ::stat((dir + "/include").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return a;
+    a = {"-resource-dir", dir.c_str()};
+    return a;
+  }();
+  return args;
 }
 
 bool was_loaded() { return opened; }

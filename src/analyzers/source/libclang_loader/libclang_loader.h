@@ -22,4 +22,18 @@ bool was_loaded();
 // The file libclang was loaded from (empty before it is loaded).
 std::string loaded_path();
 
+// For --version, without loading it: the release torchabi was built against
+// and the file a command that parses sources would load, in the order
+// load() tries them ($TORCHABI_LIBCLANG; the copy shipped next to the binary,
+// ../lib/<soname>, as in the wheel; the library the build was configured
+// with; its soname on the library path). Throws InputError when
+// $TORCHABI_LIBCLANG names a file that does not exist.
+std::string describe();
+
+// What a parse's result depends on of the libclang used, without loading it:
+// the release, the file load() would open and the arguments it would add
+// (extra_arguments()). For cache keys: a result parsed by another libclang,
+// or with other clang headers, is not reused.
+std::string identity();
+
 }  // namespace torchabi::source::libclang
