@@ -15,7 +15,9 @@
 #   lib/libclang-19.so.19 ...    libclang, libzip (both loaded on first use,
 #                                found at ../lib first), and the libraries they
 #                                need outside the manylinux policy (libLLVM,
-#                                libcrypto, ...), each with RUNPATH $ORIGIN
+#                                libcrypto, ...), each with RUNPATH $ORIGIN;
+#                                stand-ins for two libLLVM links but torchabi
+#                                never reaches (Z3, libxml2: STUBS below)
 #   lib/clang/19/include         clang's own headers (stddef.h, ...), where
 #                                libclang looks: next to itself
 #   share/torchabi/scan.py       `torchabi scan`'s Dask front end
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 say() { echo "build-wheel: $*" >&2; }
-for tool in patchelf objdump readelf strip python3; do
+for tool in patchelf objdump readelf strip python3 cc; do
   command -v "$tool" >/dev/null ||
     { say "$tool is missing: scripts/install-deps.sh wheel (Debian: apt-get install patchelf binutils)"; exit 2; }
 done
@@ -77,6 +79,18 @@ cp -r "$resource/include" "$pkg/lib/clang/${clang_major:-19}/include"
 # every manylinux system has (the policy's list: glibc's libraries,
 # libstdc++, libgcc_s). Each copy is named by its soname.
 allowed='^(libc|libm|libdl|librt|libpthread|libresolv|libutil|libnsl|libcrypt|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so'
+# Linked by libLLVM, never reached by libclang's parsing (Z3: the static
+# analyzer's optional solver; libxml2, with ICU behind it: Windows manifests
+# for lld and llvm-mt): stand-ins with the same soname, versions and symbols,
+# which say so and abort if ever called (packaging/stub_library.py). 23 MB of
+# the download. STUBS= (empty) ships the real ones.
+stubs=${STUBS-libz3 libxml2}
+declare -A stubbed=()
+is_stubbed() {  # SONAME
+  local s
+  for s in $stubs; do [[ "$1" == "$s".so* ]] && return 0; done
+  return 1
+}
 vendor() {  # FILE: copies it as its soname, then what it needs
   local file=$1 soname dep path
   soname=$(readelf -d "$file" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
@@ -85,14 +99,25 @@ vendor() {  # FILE: copies it as its soname, then what it needs
   cp -L "$file" "$pkg/lib/$soname"
   chmod 0755 "$pkg/lib/$soname"
   patchelf --set-rpath '$ORIGIN' "$pkg/lib/$soname"
-  while read -r dep path; do
+  # Its own DT_NEEDED (not ldd's whole closure: what a stand-in replaces
+  # brings nothing), found where the dynamic loader finds them.
+  local -A where=()
+  while read -r dep path; do where[$dep]=$path; done < <(ldd "$file" | sed -n 's/^\s*\(\S*\) => \(\/\S*\) .*/\1 \2/p')
+  while read -r dep; do
     [[ "$dep" =~ $allowed ]] && continue
+    path=${where[$dep]:-}
     [ -f "$path" ] || { say "$soname needs $dep, which is not installed"; exit 1; }
+    if is_stubbed "$dep"; then stubbed[$dep]=$path; continue; fi
     vendor "$path"
-  done < <(ldd "$file" | sed -n 's/^\s*\(\S*\) => \(\/\S*\) .*/\1 \2/p')
+  done < <(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 }
 vendor "$libclang"
 vendor "$libzip"
+for dep in "${!stubbed[@]}"; do
+  mapfile -t importers < <(for f in "$pkg"/lib/*.so*; do readelf -d "$f" | grep -q "NEEDED.*\[$dep\]" && echo "$f"; done)
+  python3 "$root/packaging/stub_library.py" --real "${stubbed[$dep]}" --out "$pkg/lib" "${importers[@]}" >/dev/null
+  say "$dep: a stand-in (${#importers[@]} importer(s); not used by torchabi)"
+done
 
 # Every file must find what it needs inside the package or on any manylinux system.
 status=0

@@ -196,11 +196,11 @@ with open(os.path.join(work, "manifest.json"), "w") as f:
     json.dump({"timeout": 10, "extensions": exts}, f, indent=1)
 print(f"  {len(exts)} extensions")
 EOF
-cp "$root/scripts/against-torch/torch_runner.py" "$work/"
+cp "$root"/scripts/against-torch/{torch_runner.py,confined_fork.py} "$work/"
 
 # 3. Real torch, inside the chroot (its own /proc, in a private mount namespace).
 phase "running them in real PyTorch"
-$sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+$sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
   chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp python3 $work_in/torch_runner.py \
     --manifest $work_in/manifest.json --out $work_in/torch_results.json" 2> >(grep -v 'UCX\|cpuinfo' >&2) ||
   [ -s "$work/torch_results.json" ] ||
@@ -230,7 +230,7 @@ python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manife
 # then torchabi's runtime on the same probe must convert exactly those.
 phase "schema types: the table and the runtime against real torch"
 cp "$root/rules/runtime/schema_types.tsv" "$root/scripts/against-torch/schema_types.py" "$work/"
-$sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+$sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
   chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp python3 $work_in/schema_types.py \
     --tsv $work_in/schema_types.tsv --probe $work_in/ext/types_probe.so --work $work_in --out $work_in/schema_types.json" \
   2> >(grep -v 'UCX\|cpuinfo' >&2) || status=1
@@ -243,9 +243,9 @@ fi
 # extension in its own process: some hang or crash on purpose).
 phase "opcheck: runtime-undeclared-mutation/-alias/-returns-input against real torch.library.opcheck"
 mkdir -p "$work/opcheck"
-cp "$root/scripts/against-torch/opcheck.py" "$work/"
+cp "$root"/scripts/against-torch/{opcheck.py,confined_fork.py} "$work/"
 opcheck_one() {  # NAME [VAR=VALUE]: one extension in its own process; failures show in the comparison
-  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+  $sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
     chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp $2 timeout 300 python3 $work_in/opcheck.py \
       --run $work_in/ext/$1.so --out $work_in/opcheck/$1.json --cases-dir $work_in/opcheck" >/dev/null 2>&1 || true
 }

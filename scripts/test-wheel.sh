@@ -3,7 +3,7 @@
 # nothing of what built it: for each Debian release (bookworm, the build
 # machine's; trixie, newer; bullseye, older, where pip must refuse the wheel:
 # its glibc is older than the tag says), a bare chroot (mmdebstrap --variant=apt plus
-# python3 and python3-venv: no compiler, no -dev package, no libclang, no
+# python3, python3-venv and pipx: no compiler, no -dev package, no libclang, no
 # LLVM), a fresh venv in it, `pip install --no-index` of the wheel file, then
 # the installed `torchabi` on fixtures: --version and the rules, audit of a
 # .so, a wheel and a .conda, check of a repository (setup.py run, sources
@@ -16,7 +16,7 @@
 # The wheel: FILE, else one built now from the build tree into
 # build/wheel-test/ (scripts/build-wheel.sh). The chroots are cached in
 # $TORCHABI_WHEEL_CHROOTS (default ~/.cache/torchabi), wheel-<suite>, about
-# 170 MB each, built when missing (a few minutes each, with the network).
+# 200 MB each, built when missing (a few minutes each, with the network).
 # Needs root (or sudo) for mmdebstrap and chroot, and mmdebstrap.
 #
 # Exit status: 0 all passed; 1 a check failed; 2 bad usage or no wheel;
@@ -57,14 +57,15 @@ phase "wheel: $(basename "$wheel") ($(du -m "$wheel" | cut -f1) MB)"
 # What the checks read, at the same relative paths as in the repository.
 fixtures=(
   fixtures/stable_ext fixtures/legacy_ext fixtures/lint/include fixtures/projects/configs/nvcc_without_target
-  fixtures/runtime/good_ops.yaml
+  fixtures/runtime/good_ops.yaml scripts/ci/action-install.sh scripts/ci/action-check.sh
   "${build#"$root"/}/fixtures/stable_ext/libstable_ext.so" "${build#"$root"/}/fixtures/stable_ext/libstable_ext_2_12.so"
   "${build#"$root"/}/fixtures/runtime/good_ops.so"
   "${build#"$root"/}/fixtures/wheels/ext212_too_old-1.0-cp311-cp311-linux_x86_64.whl"
   "${build#"$root"/}/fixtures/conda/stable_ext-1.0-py311_0.conda"
 )
 for f in "${fixtures[@]}"; do
-  [ -e "$root/$f" ] || { echo "test-wheel.sh: $f is missing (build the fixtures: scripts/build.sh)" >&2; exit 2; }
+  # (a BUILD_DIR outside the repository is named by its absolute path)
+  [ -e "$f" ] || [ -e "$root/$f" ] || { echo "test-wheel.sh: $f is missing (build the fixtures: scripts/build.sh)" >&2; exit 2; }
 done
 # The legacy sample's at::/c10:: headers (migrate parses them): Debian's
 # libtorch-dev, or the copy the README's first command unpacks.
@@ -74,6 +75,7 @@ for d in /usr/include "$build/legacy-torch-headers/usr/include"; do
 done
 
 rel=${build#"$root"/}
+rel=${rel#/}  # where `cp --parents` puts the build's fixtures in the test directory
 need=$(basename "$wheel" | sed -n 's/.*manylinux_2_\([0-9]*\)_.*/\1/p')  # the glibc minor the tag names
 cat >"$build/wheel-checks.sh" <<EOF
 #!/bin/sh
@@ -131,6 +133,12 @@ python -c 'import setuptools' 2>/dev/null ||
 expect "--version names the shipped libclang" 0 '^torchabi [0-9]' '^rules: embedded rules, derived from PyTorch' \
   '^libclang: clang version [0-9.]+, /.*/site-packages/torchabi/lib/libclang-[0-9]+\.so' -- torchabi --version
 expect "python -m torchabi" 0 '^torchabi [0-9]' -- python -m torchabi --version
+if command -v pipx >/dev/null; then
+  # Offline, pipx's own pip comes from Debian's wheel of it (a new pipx upgrades it first).
+  expect "pipx run --spec of the wheel" 0 '^torchabi [0-9]' -- \
+    env PIPX_HOME=\$PWD/pipx PIPX_BIN_DIR=\$PWD/pipx/bin PIP_NO_INDEX=1 PIP_FIND_LINKS=/usr/share/python-wheels \
+    pipx run --spec ./$(basename "$wheel") torchabi --version
+fi
 expect "rules list (rules compiled in)" 0 'binary-unstable-import' -- torchabi rules list
 expect "audit a .so" 0 'libstable_ext_2_12.so: STABLE — PyTorch >= 2.12' -- \
   torchabi audit $rel/fixtures/stable_ext/libstable_ext_2_12.so
@@ -153,6 +161,15 @@ expect "lint finds hand-written shim declarations (AST checks)" 1 '\[source-shim
 expect "run a leaking extension" 1 '\[runtime-handle-leak\]' -- torchabi run $rel/fixtures/stable_ext/libstable_ext.so
 expect "run an extension's cases" 0 '10 cases: 10 passed, 0 failed' -- \
   torchabi run $rel/fixtures/runtime/good_ops.so --cases fixtures/runtime/good_ops.yaml
+# The GitHub Action's steps (action.yml): install from the wheel, no compiler.
+mkdir -p runner
+expect "the Action's install step: the wheel into a venv, on GITHUB_PATH" 0 '^torchabi [0-9]' -- \
+  env RUNNER_TEMP=\$PWD/runner GITHUB_PATH=\$PWD/github_path TORCHABI_WHEEL=./$(basename "$wheel") \
+  bash scripts/ci/action-install.sh
+expect "the Action's check step with it: SARIF, summary, exit code" 0 '"ruleId": *"version-import-after-target"' \
+  'exit-code=1' -- sh -c 'PATH=\$(cat github_path):\$PATH TORCHABI_ARGS="$rel/fixtures/stable_ext/libstable_ext_2_12.so --target-version 2.10" \
+  TORCHABI_SARIF=r.sarif GITHUB_STEP_SUMMARY=summary.md GITHUB_OUTPUT=gh_output bash scripts/ci/action-check.sh; \
+  cat r.sarif gh_output; grep -q version-import-after-target summary.md'
 if [ -d torch-headers ]; then
   expect "migrate a classic at::/c10:: extension" 0 '^## torchabi migrate: plan to the LibTorch stable ABI' \
     'TORCH_CHECK. \| 1 \| .STD_TORCH_CHECK' -- \
@@ -174,7 +191,9 @@ for suite in $suites; do
   if [ ! -f "$dir/.torchabi-ready" ]; then
     phase "building the bare $suite chroot in $dir (once)"
   fi
-  cached_chroot "$suite" "$dir" python3,python3-venv || exit 3
+  packages=python3,python3-venv,pipx
+  [ "$suite" = bullseye ] && packages=python3,python3-venv  # only pip's refusal is checked there
+  cached_chroot "$suite" "$dir" "$packages" || exit 3
   work_in=/tmp/torchabi-wheel-test
   work=$dir$work_in
   $chroot_sudo rm -rf "$work"

@@ -2,8 +2,10 @@
 # Benchmark: `torchabi scan` of N generated artifacts (default 1,000: tiny
 # stable, stable-2.12, legacy and CUDA 11/12 libraries in wheels, .conda and
 # .tar.bz2 packages) on a local Dask cluster with 1, 2 and 4 worker
-# processes: wall time, artifacts per second, the scaling against 1 worker,
-# and the merged report checked equal to `torchabi audit` on each artifact.
+# processes: wall time of the whole command (cluster start, hashing, the
+# audits, storing each result, the merged reports), artifacts per second, the
+# scaling against 1 worker, and the merged report checked equal to `torchabi
+# audit` on each artifact. First, the rate of one worker's audits alone.
 #
 #   bench/scan/run.sh                       # N=1000, WORKERS="1 2 4"
 #   N=200 WORKERS="1 2" bench/scan/run.sh
@@ -28,6 +30,15 @@ trap 'rm -rf "$work"' EXIT
 
 python3 "$here/gen_artifacts.py" "$build" "$work/artifacts" "$n"
 echo "artifacts: $(ls "$work/artifacts" | wc -l) ($(du -sh "$work/artifacts" | cut -f1)); cores: $(nproc)"
+# What one worker process does with its share: every artifact audited in one
+# `torchabi __audit-batch` (the rules and the --torch install read once), as
+# scan's batches are, without Dask, the client or the report.
+start=$(date +%s.%N)
+find "$work/artifacts" -type f -print0 |
+  "$torchabi" __audit-batch --format json --torch "$torch" >/dev/null
+end=$(date +%s.%N)
+echo "one worker process, all $n in one batch: $(awk -v a="$start" -v b="$end" -v n="$n" \
+  'BEGIN { printf "%.2f s, %.0f artifacts/s", b - a, n / (b - a) }')"
 printf '%-8s %10s %14s %8s\n' workers seconds artifacts/s scaling
 base=""
 last=""

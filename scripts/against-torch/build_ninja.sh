@@ -69,7 +69,7 @@ else:
 EOF
 run="cd $work/proj && SAMPLE_TARGET=0x020a000000000000 python3 ../write_ninja.py"
 if [ -n "$chroot_dir" ]; then
-  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+  $sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
     chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c '$run'" >"$inside/write.log" 2>&1 ||
     { echo "build_ninja.sh: BuildExtension did not write build.ninja in the chroot:" >&2; tail -3 "$inside/write.log" >&2; exit 1; }
   mkdir -p "$work"

@@ -24,7 +24,7 @@ def main():
     ap.add_argument("--chroot", required=True)
     ap.add_argument("--cuda-lib", required=True)
     a = ap.parse_args()
-    in_chroot = ["unshare", "--mount", "--fork", "sh", "-c",
+    in_chroot = ["unshare", "--pid", "--mount", "--fork", "sh", "-c",
                  f"mount -t proc proc '{a.chroot}/proc' && exec chroot '{a.chroot}' env -i PATH=/usr/bin:/bin HOME=/tmp \"$@\"",
                  "sh"]
     probe = "import torch, os; print(repr(torch.version.cuda)); print(os.path.dirname(torch.__file__))"

@@ -44,7 +44,7 @@ def main():
     a = ap.parse_args()
 
     # The chroot with its own /proc (torch reads it), in a private mount namespace.
-    in_chroot = ["unshare", "--mount", "--fork", "sh", "-c",
+    in_chroot = ["unshare", "--pid", "--mount", "--fork", "sh", "-c",
                  f"mount -t proc proc '{a.chroot}/proc' && exec chroot '{a.chroot}' env -i PATH=/usr/bin:/bin HOME=/tmp \"$@\"",
                  "sh"]
     torches = {a.sid_libdir: in_chroot}

@@ -38,7 +38,7 @@ cp "$root"/fixtures/migrate/mixed_registrations/* "$inside/"
 
 # Inside the chroot: its g++, its headers, its libtorch.
 in_chroot() {
-  $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+  $sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
     chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c 'cd $work_in && $1'"
 }
 cxx="g++ -std=c++20 -O1 -fPIC -I/usr/include/torch/csrc/api/include"

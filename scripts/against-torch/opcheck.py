@@ -25,6 +25,9 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import confined_fork  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Real opcheck's message -> the torchabi rule that reports the same violation.
@@ -81,7 +84,7 @@ def smoke_inputs(schema, dtype):
 def in_child(fn):
     """fn() in a fork; its JSON-able result, or {"outcome": "crash"}."""
     r, w = os.pipe()
-    pid = os.fork()
+    pid = confined_fork.fork()
     if pid == 0:
         os.close(r)
         signal.alarm(10)  # a kernel that hangs ends only this child

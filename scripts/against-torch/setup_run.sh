@@ -44,7 +44,7 @@ for f in "${fixtures[@]}"; do
   done
 done
 (cd "$outside" && sh -c "${runs//python3 record_setup.py/python3 record_setup.py --no-torch}")
-$sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+$sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
   chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c 'cd $work_in && $runs'" ||
   [ -s "$inside/${fixtures[0]}-linux.json" ] ||
   { echo "setup_run.sh: cannot run python3 in the chroot $chroot_dir" >&2; exit 3; }

@@ -47,7 +47,7 @@ else
   $sudo chown "$(id -u)" "$work"
   cp "$probe" "$work/"
   in_chroot() {
-    $sudo unshare --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
+    $sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' &&
       chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c 'cd $work_in && $1'"
   }
   in_chroot "python3 tensorless_dispatch.py torch --out torch.json" 2> >(grep -v 'UCX\|cpuinfo' >&2) ||

@@ -42,7 +42,7 @@ if [ -z "${TORCHABI_THIRD_PARTY_NS:-}" ]; then
   # Everything else in a private mount namespace: the overlay and /proc vanish with it.
   args=("$@")
   [ $reuse = 1 ] && args=(--reuse "${args[@]}")
-  exec $sudo unshare --mount --fork env TORCHABI_THIRD_PARTY_NS="$third" TORCHABI_THIRD_PARTY_CACHE="$cache" \
+  exec $sudo unshare --pid --mount --fork env TORCHABI_THIRD_PARTY_NS="$third" TORCHABI_THIRD_PARTY_CACHE="$cache" \
     "$0" "${args[@]}"
 fi
 third=$TORCHABI_THIRD_PARTY_NS
@@ -60,7 +60,7 @@ work=$merged$work_in
 # The work directory lives outside the overlay, so that results outlast it.
 mkdir -p "$cache/work" "$work"
 mount --bind "$cache/work" "$work"
-cp "$root"/scripts/against-torch/{third_party.py,torch_runner.py,opcheck.py} "$work/"
+cp "$root"/scripts/against-torch/{third_party.py,torch_runner.py,opcheck.py,confined_fork.py} "$work/"
 rm -rf "$work/cases" && cp -r "$root/scripts/against-torch/third_party_cases" "$work/cases"
 in_root() { chroot "$merged" env -i PATH=/usr/bin:/bin HOME=/tmp "$@"; }
 pyver=$(in_root python3 -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')

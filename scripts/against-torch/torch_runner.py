@@ -27,6 +27,9 @@ import select
 import signal
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import confined_fork  # noqa: E402
 import time
 
 
@@ -353,7 +356,7 @@ def run_case(torch, case, timeout, isolate):
         rec.update(execute(torch, case))
         return rec
     r, w = os.pipe()
-    pid = os.fork()
+    pid = confined_fork.fork()
     if pid == 0:
         os.close(r)
         os.write(w, json.dumps(execute(torch, case)).encode())
@@ -363,7 +366,7 @@ def run_case(torch, case, timeout, isolate):
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            os.kill(pid, signal.SIGKILL)
+            confined_fork.kill(pid)
             os.waitpid(pid, 0)
             os.close(r)
             rec["outcome"] = "timeout"

@@ -7,7 +7,8 @@
 #   cached_chroot SUITE DIR PACKAGES
 #     builds DIR (mmdebstrap --variant=apt: Essential packages and apt, no
 #     compiler) with PACKAGES (comma-separated) unless DIR/.torchabi-ready
-#     exists; DIR.log keeps mmdebstrap's output. Returns 3 when it cannot.
+#     exists and names the same PACKAGES; DIR.log keeps mmdebstrap's output.
+#     Returns 3 when it cannot.
 #   in_chroot DIR COMMAND...
 #     runs COMMAND in DIR as root with a cleared environment (PATH, HOME=/tmp)
 #     and /proc mounted in a private mount namespace (nothing stays mounted);
@@ -27,7 +28,7 @@ chroot_mirror() {
 
 cached_chroot() {
   local suite=$1 dir=$2 packages=$3
-  [ -f "$dir/.torchabi-ready" ] && return 0
+  [ -f "$dir/.torchabi-ready" ] && [ "$(cat "$dir/.torchabi-ready")" = "$packages" ] && return 0
   command -v mmdebstrap >/dev/null || { echo "mmdebstrap is missing (scripts/install-deps.sh: [test])" >&2; return 3; }
   mkdir -p "$(dirname "$dir")"
   $chroot_sudo rm -rf "$dir.partial"
@@ -40,7 +41,7 @@ cached_chroot() {
     $chroot_sudo rm -rf "$dir.partial"
     return 3
   fi
-  $chroot_sudo touch "$dir.partial/.torchabi-ready"
+  echo "$packages" | $chroot_sudo tee "$dir.partial/.torchabi-ready" >/dev/null
   $chroot_sudo rm -rf "$dir"
   $chroot_sudo mv "$dir.partial" "$dir"
 }

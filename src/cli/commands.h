@@ -16,6 +16,12 @@ struct Dispatch {
 };
 
 void register_commands(CLI::App& app, Dispatch& dispatch);
+// Registers only the command `args` (argv without the program) names, when
+// it names one: defining every command's options cost each process more than
+// an audit of a library (bench/audit). Also true, registering nothing, when
+// no command is named and no help is asked for (--version). False, having
+// registered nothing, when all are needed: help, completion, an unknown word.
+bool register_named_command(CLI::App& app, Dispatch& dispatch, const std::vector<std::string>& args);
 
 // `torchabi NAME` where NAME is no subcommand: the one line naming it, the
 // commands and the closest one; empty when `args` (argv without the program)

@@ -73,7 +73,8 @@ int torchabi::cli::tool_main(int argc, char** argv) {
       "Read rules from DIR instead of the rules compiled in");
   app.set_version_flag("--version", std::function<std::string()>(cli::version_text));
   cli::Dispatch dispatch;
-  cli::register_commands(app, dispatch);
+  if (!cli::register_named_command(app, dispatch, std::vector<std::string>(argv + 1, argv + argc)))
+    cli::register_commands(app, dispatch);
 
   if (const std::string unknown = cli::unknown_command_message(app, std::vector<std::string>(argv + 1, argv + argc));
       !unknown.empty()) {

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/input_error.h"
+#include "inputs/precompiled_rules.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::findings {
@@ -79,16 +80,46 @@ bool plausible_id(const std::string& id) {
 
 }  // namespace
 
+RuleDoc from_precompiled(const inputs::precompiled::RuleDoc& p) {
+  RuleDoc d;
+  d.id = p.id;
+  d.group = p.group;
+  d.severity = static_cast<Severity>(p.severity);
+  d.summary = p.summary;
+  d.description = p.description;
+  d.instead = p.instead;
+  d.fix = static_cast<FixKind>(p.fix);
+  d.example_fires = p.example_fires;
+  d.example_clean = p.example_clean;
+  return d;
+}
+
 struct RuleRegistry::Entries {
-  explicit Entries(inputs::RulesSource s) : src(std::move(s)) {}
+  explicit Entries(inputs::RulesSource s)
+      : src(std::move(s)), pre(src.is_embedded() ? inputs::precompiled::embedded() : nullptr) {}
   const inputs::RulesSource src;
+  // The embedded rules' entries as the build read them (no YAML at run time).
+  const inputs::precompiled::Rules* const pre;
   std::mutex mutex;
   std::map<std::string, RuleDoc> rules;  // node-based: pointers stay valid as it grows
   std::set<std::string> absent;
   bool complete = false;  // every entry read: `rules` no longer changes
 
+  const inputs::precompiled::RuleDoc* precompiled(const std::string& id) const {
+    const auto* end = pre->rule_docs + pre->rule_doc_count;
+    const auto* it = std::lower_bound(pre->rule_docs, end, id,
+                                      [](const inputs::precompiled::RuleDoc& d, const std::string& i) { return d.id < i; });
+    return it != end && it->id == id ? it : nullptr;
+  }
+
   void read_all() {
     if (complete) return;
+    if (pre) {
+      for (size_t i = 0; i < pre->rule_doc_count; ++i)
+        if (!rules.count(pre->rule_docs[i].id)) rules.emplace(pre->rule_docs[i].id, from_precompiled(pre->rule_docs[i]));
+      complete = true;
+      return;
+    }
     for (const auto& rel : src.list(std::string(kDir))) {
       if (!rel.ends_with(kExt)) continue;
       const std::string id = rel.substr(kDir.size(), rel.size() - kDir.size() - kExt.size());
@@ -128,6 +159,14 @@ const RuleDoc* RuleRegistry::find(const std::string& id) const {
   std::lock_guard lock(e.mutex);
   if (auto it = e.rules.find(id); it != e.rules.end()) return &it->second;
   if (e.complete || e.absent.count(id) || !plausible_id(id)) return nullptr;
+  if (e.pre) {
+    const inputs::precompiled::RuleDoc* p = e.precompiled(id);
+    if (!p) {
+      e.absent.insert(id);
+      return nullptr;
+    }
+    return &e.rules.emplace(id, from_precompiled(*p)).first->second;
+  }
   const std::string rel = std::string(kDir) + id + std::string(kExt);
   std::optional<std::string> content = e.src.read(rel);
   if (!content) {

@@ -13,10 +13,17 @@ constexpr const char* kFile = "api/headeronly_cxx.tsv";
 
 HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
   HeaderOnlyIndex idx;
-  auto text = src.read(kFile);
-  if (!text) return idx;
-  // string_views, not a stream per line (read at every audit's start).
-  std::string_view rest = *text;
+  std::string_view all;
+  if (auto view = src.embedded_view(kFile)) {
+    all = *view;
+  } else {
+    auto text = src.read(kFile);
+    if (!text) return idx;
+    idx.owned_ = std::make_shared<const std::string>(std::move(*text));
+    all = *idx.owned_;
+  }
+  // string_views, not a stream per line nor a string per row.
+  std::string_view rest = all;
   std::vector<std::string_view> cols;
   size_t line_no = 0;
   bool header_seen = false;
@@ -47,10 +54,14 @@ HeaderOnlyIndex HeaderOnlyIndex::load(const RulesSource& src) {
       idx.directives_.emplace(cols[0], cols[3]);
       continue;
     }
-    idx.names_.emplace(cols[0]);
-    if (kind == "type") idx.types_.emplace(cols[0]);
-    else if (kind == "function-template") idx.templates_.emplace(cols[0]);
-    if ((kind == "function" || kind == "variable") && cols[3] != "-") idx.mangled_.emplace(cols[3]);
+    idx.names_.push_back(cols[0]);
+    if (kind == "type") idx.types_.push_back(cols[0]);
+    else if (kind == "function-template") idx.templates_.push_back(cols[0]);
+    if ((kind == "function" || kind == "variable") && cols[3] != "-") idx.mangled_.push_back(cols[3]);
+  }
+  for (auto* v : {&idx.names_, &idx.types_, &idx.templates_, &idx.mangled_}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
   }
   return idx;
 }

@@ -35,6 +35,13 @@ std::optional<std::string> RulesSource::read(const std::string& relpath) const {
   return ss.str();
 }
 
+std::optional<std::string_view> RulesSource::embedded_view(const std::string& relpath) const {
+  if (!dir_.empty()) return std::nullopt;
+  for (const auto& f : embedded_rules())
+    if (f.path == relpath) return f.content;
+  return std::nullopt;
+}
+
 std::string RulesSource::require(const std::string& relpath) const {
   auto s = read(relpath);
   if (!s) throw InputError(describe(), "missing rules file " + relpath);

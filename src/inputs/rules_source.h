@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace torchabi::inputs {
@@ -17,6 +18,9 @@ public:
 
   // Content of rules/<relpath>; nullopt when absent.
   std::optional<std::string> read(const std::string& relpath) const;
+  // The bytes of an embedded file, without a copy (they live as long as the
+  // process); nullopt for a directory source or an absent file.
+  std::optional<std::string_view> embedded_view(const std::string& relpath) const;
   // Same, but a missing file is an InputError (the rules are broken, not the user's input).
   std::string require(const std::string& relpath) const;
   // Relative paths of the files directly or indirectly under `prefix`, sorted.

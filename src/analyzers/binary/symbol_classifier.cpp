@@ -31,7 +31,25 @@ SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vecto
 SymbolClassifier SymbolClassifier::from_rules(const inputs::ApiCatalog& catalog, const inputs::RulesSource& rules) {
   // The namespaces are api/namespaces.yaml's, which the catalog (loaded from
   // the same rules) has parsed already: not parsed a second time per process.
-  return SymbolClassifier(catalog, catalog.namespace_roots(), inputs::HeaderOnlyIndex::load(rules));
+  // --rules-dir's header-only table is read (and checked) now; the embedded
+  // one when first needed (headeronly()).
+  if (!rules.is_embedded())
+    return SymbolClassifier(catalog, catalog.namespace_roots(), inputs::HeaderOnlyIndex::load(rules));
+  return SymbolClassifier(catalog, catalog.namespace_roots(), rules);
+}
+
+SymbolClassifier::SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> roots,
+                                   inputs::RulesSource headeronly_rules)
+    : SymbolClassifier(catalog, std::move(roots)) {
+  headeronly_rules_ = std::move(headeronly_rules);
+}
+
+const inputs::HeaderOnlyIndex& SymbolClassifier::headeronly() {
+  if (headeronly_rules_) {
+    headeronly_ = inputs::HeaderOnlyIndex::load(*headeronly_rules_);
+    headeronly_rules_.reset();
+  }
+  return headeronly_;
 }
 
 namespace {
@@ -74,29 +92,29 @@ bool SymbolClassifier::only_header_only_names(std::string text, std::string_view
     const std::string_view name(text.data() + i, j - i);
     i = j;
     if (catalog_.classify(name).kind != inputs::NamespaceKind::Unstable) continue;
-    if (!any_prefix(name, [&](std::string_view p) { return headeronly_.has_name(p) && p != first; })) return false;
+    if (!any_prefix(name, [&](std::string_view p) { return headeronly().has_name(p) && p != first; })) return false;
   }
   return true;
 }
 
 bool SymbolClassifier::is_header_only(std::string_view mangled, const SymbolScope& scope) {
-  if (headeronly_.size() == 0) return false;
-  if (headeronly_.has_mangled(mangled)) return true;
+  if (headeronly().size() == 0) return false;
+  if (headeronly().has_mangled(mangled)) return true;
   const std::string_view q = scope.qualified;
   // The entity is a class torch/headeronly defines (its typeinfo, vtable), or
   // a member of one (c10::Half::operator float).
-  if (any_prefix(q, [&](std::string_view p) { return headeronly_.has_type(p); })) return true;
-  if (scope.is_template_instance && headeronly_.has_function_template(q))
+  if (any_prefix(q, [&](std::string_view p) { return headeronly().has_type(p); })) return true;
+  if (scope.is_template_instance && headeronly().has_function_template(q))
     return only_header_only_names(demangler_.demangle(mangled), q);
   if (scope.enclosing_function.empty()) return false;
   // A local entity (a static, a lambda) of a header-only function.
   if (!headeronly_functions_built_) {
     headeronly_functions_built_ = true;
-    for (const auto& m : headeronly_.mangled_names()) headeronly_functions_.insert(demangler_.demangle(m));
+    for (const auto& m : headeronly().mangled_names()) headeronly_functions_.insert(demangler_.demangle(m));
   }
   if (headeronly_functions_.count(scope.enclosing_function)) return true;
   std::string_view in_template;
-  any_prefix(q, [&](std::string_view p) { return headeronly_.has_function_template(p) && !(in_template = p).empty(); });
+  any_prefix(q, [&](std::string_view p) { return headeronly().has_function_template(p) && !(in_template = p).empty(); });
   return !in_template.empty() && only_header_only_names(demangler_.demangle(mangled), in_template);
 }
 
@@ -132,8 +150,8 @@ SymbolClass SymbolClassifier::classify_msvc(std::string_view symbol, bool want_t
   // vftable, RTTI) or a function it declares. The mangled-name index is
   // Itanium's, so it cannot help here.
   if (c.kind == SymbolKind::UnstableCxx &&
-      (any_prefix(scope.qualified, [&](std::string_view p) { return headeronly_.has_type(p); }) ||
-       headeronly_.has_name(scope.qualified))) {
+      (any_prefix(scope.qualified, [&](std::string_view p) { return headeronly().has_type(p); }) ||
+       headeronly().has_name(scope.qualified))) {
     c.kind = SymbolKind::StableCxx;
     c.header_only = true;
   }

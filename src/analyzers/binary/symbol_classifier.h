@@ -4,6 +4,7 @@
 // anything else (libc, CUDA, Python, the extension's own code).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,10 +14,7 @@
 #include "analyzers/binary/symbol_scope.h"
 #include "inputs/api_catalog.h"
 #include "inputs/headeronly_index.h"
-
-namespace torchabi::inputs {
-class RulesSource;
-}
+#include "inputs/rules_source.h"
 
 namespace torchabi::binary {
 
@@ -59,6 +57,9 @@ public:
   const inputs::ApiCatalog& catalog() const { return catalog_; }
 
 private:
+  // The header-only table read from `headeronly_rules` when first needed.
+  SymbolClassifier(const inputs::ApiCatalog& catalog, std::vector<std::string> namespace_roots,
+                   inputs::RulesSource headeronly_rules);
   bool may_be_in_known_namespace(std::string_view mangled) const;
   SymbolClass classify_msvc(std::string_view symbol, bool want_text);
   // Whether a symbol the namespace calls unstable is header-only C++: a
@@ -70,9 +71,15 @@ private:
   // is header-only C++ (or inside a class of it).
   bool only_header_only_names(std::string text, std::string_view skip);
 
+  // The index, read from `headeronly_rules_` on first need when from_rules()
+  // left it there: a library importing no C++ of those namespaces never
+  // needs it, and reading it was a sixth of such an audit (bench/audit).
+  const inputs::HeaderOnlyIndex& headeronly();
+
   const inputs::ApiCatalog& catalog_;
   std::vector<std::string> roots_;
   inputs::HeaderOnlyIndex headeronly_;
+  std::optional<inputs::RulesSource> headeronly_rules_;
   std::unordered_set<std::string> headeronly_functions_;  // demangled, built on first need
   bool headeronly_functions_built_ = false;
   ScopeDemangler demangler_;
