@@ -175,8 +175,8 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
       n.rule = "source-tu-not-analysed";
       n.location.file = s.input;
       n.message = "not analysed: " + s.message;
-      n.help = "Check that the file exists and that it is in the compile database (or give its flags after --); "
-               "the other translation units were analysed.";
+      n.help = "Make it analysable as the message says (the file must exist and be in the compile database, or "
+               "have its flags after --); the other translation units were analysed.";
       out.report.findings.push_back(std::move(n));
       out.warnings.push_back(s.input + ": not analysed: " + s.message);
     }

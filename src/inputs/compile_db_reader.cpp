@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <unordered_set>
 
 #include "common/input_error.h"
 #include "common/json_io.h"
@@ -65,22 +66,34 @@ const CompileCommand* CompileDb::find(const std::string& abs_file) const {
   return nullptr;
 }
 
+namespace {
+
+// What makes two commands of one file the same configuration: everything but
+// the output file (generators list the same flags twice).
+std::string configuration_key(const CompileCommand& c) {
+  std::string key = c.directory;
+  for (size_t i = 0; i < c.arguments.size(); ++i) {
+    key += '\0';
+    if (!(i > 0 && c.arguments[i - 1] == "-o")) key += c.arguments[i];
+  }
+  return key;
+}
+
+}  // namespace
+
 std::vector<const CompileCommand*> CompileDb::find_all(const std::string& abs_file) const {
   std::vector<const CompileCommand*> out;
-  for (const auto& c : commands) {
-    if (c.file != abs_file) continue;
-    // The same flags listed twice (generators do that) is one configuration;
-    // only the output file may differ.
-    auto same_config = [&](const CompileCommand* o) {
-      if (o->directory != c.directory || o->arguments.size() != c.arguments.size()) return false;
-      for (size_t i = 0; i < c.arguments.size(); ++i) {
-        const bool output = i > 0 && (c.arguments[i - 1] == "-o");
-        if (!output && o->arguments[i] != c.arguments[i]) return false;
-      }
-      return true;
-    };
-    if (std::none_of(out.begin(), out.end(), same_config)) out.push_back(&c);
-  }
+  std::unordered_set<std::string> seen;
+  for (const auto& c : commands)
+    if (c.file == abs_file && seen.insert(configuration_key(c)).second) out.push_back(&c);
+  return out;
+}
+
+std::unordered_map<std::string, std::vector<const CompileCommand*>> CompileDb::all_by_file() const {
+  std::unordered_map<std::string, std::vector<const CompileCommand*>> out;
+  std::unordered_set<std::string> seen;
+  for (const auto& c : commands)
+    if (seen.insert(c.file + '\0' + configuration_key(c)).second) out[c.file].push_back(&c);
   return out;
 }
 

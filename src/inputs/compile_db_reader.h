@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -32,7 +33,11 @@ struct CompileDb {
   // Every distinct command compiling `abs_file`: a project that builds one
   // source for several targets or releases (-DTORCH_TARGET_VERSION=...) lists
   // it once per configuration, and each configuration can have its own defects.
+  // Duplicates are found through a hash of the flags: a database may list one
+  // file 10^5 times.
   std::vector<const CompileCommand*> find_all(const std::string& abs_file) const;
+  // find_all of every file, in one pass (for runs over many files).
+  std::unordered_map<std::string, std::vector<const CompileCommand*>> all_by_file() const;
 };
 
 // Reads `path_or_dir` (a compile_commands.json, or a build directory holding

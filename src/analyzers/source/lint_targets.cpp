@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <unordered_map>
 
 #include "analyzers/source/lint_engine.h"
 #include "common/input_error.h"
@@ -49,6 +50,20 @@ std::string enclosing_project(const std::string& dir) {
   return dir;
 }
 
+// A file the compile database lists more often than this is linted in its
+// first kMaxConfigurations distinct configurations only: each one costs a
+// parse (tens of ms to seconds), and a database that lists one file 10^5
+// times would otherwise take hours. Real builds compile a file a few ways
+// (per CUDA arch, per feature set); the rest is reported as not analysed.
+constexpr size_t kMaxConfigurations = 64;
+
+// Two commands that become the same clang invocation give the same findings
+// (they differ in -o, -MF, -gencode and other flags lint drops).
+bool same_configuration(const inputs::ClangArgs& a, const inputs::ClangArgs& b) {
+  return a.args == b.args && a.directory == b.directory && a.language == b.language && a.label == b.label &&
+         a.reference_only == b.reference_only;
+}
+
 }  // namespace
 
 bool is_source_or_header(const std::string& path) {
@@ -85,6 +100,8 @@ LintTargets collect_lint_targets(const LintRequest& req) {
   }
 
   std::vector<std::string> root_material;
+  std::unordered_map<std::string, std::vector<const inputs::CompileCommand*>> by_file;
+  if (db) by_file = db->all_by_file();
   for (const auto& file : files) {
     const std::string shown = display_path_for_inputs(file, req.cwd);
     std::error_code ec;
@@ -94,7 +111,9 @@ LintTargets collect_lint_targets(const LintRequest& req) {
     }
     try {
       if (db) {
-        std::vector<const inputs::CompileCommand*> cmds = db->find_all(file);
+        auto listed = by_file.find(file);
+        std::vector<const inputs::CompileCommand*> cmds;
+        if (listed != by_file.end()) cmds = listed->second;
         inputs::CompileCommand borrowed;
         if (cmds.empty() && kHeaders.count(ext(file))) {
           if (const auto* near = command_for_header(*db, file)) {
@@ -112,17 +131,32 @@ LintTargets collect_lint_targets(const LintRequest& req) {
           out.skipped.push_back({shown, "not in " + display_path_for_inputs(db->path, req.cwd)});
           continue;
         }
-        const size_t linted = std::count_if(cmds.begin(), cmds.end(), [](const auto* c) { return !c->reference_only; });
-        // Project mode labels its configurations and reports them per finding.
-        if (linted > 1 && cmds.front()->label.empty())
-          out.notes.push_back(shown + ": compiled " + std::to_string(linted) +
-                              " ways in the compile database; each configuration is linted");
+        const size_t first = out.tus.size();
+        size_t beyond = 0;
         for (const auto* cmd : cmds) {
           inputs::CompileCommand c = *cmd;
           if (req.flags) c.arguments.insert(c.arguments.end(), req.flags->begin(), req.flags->end());
-          out.tus.push_back(inputs::translate_compile_command(c));
+          inputs::ClangArgs tu = inputs::translate_compile_command(c);
+          if (std::any_of(out.tus.begin() + first, out.tus.end(),
+                          [&](const inputs::ClangArgs& seen) { return same_configuration(seen, tu); }))
+            continue;
+          if (out.tus.size() - first == kMaxConfigurations) {
+            ++beyond;
+            continue;
+          }
+          out.tus.push_back(std::move(tu));
           root_material.push_back(c.directory);
         }
+        // Project mode labels its configurations and reports them per finding.
+        const size_t distinct = std::count_if(out.tus.begin() + first, out.tus.end(),
+                                              [](const inputs::ClangArgs& t) { return !t.reference_only; });
+        if (distinct > 1 && cmds.front()->label.empty())
+          out.notes.push_back(shown + ": compiled " + std::to_string(distinct) +
+                              " ways in the compile database; each configuration is linted");
+        if (beyond)
+          out.skipped.push_back({shown, std::to_string(beyond) + " more configuration" + (beyond == 1 ? "" : "s") +
+                                            " of it in the compile database (" + std::to_string(kMaxConfigurations) +
+                                            " distinct ones are linted per file)"});
       } else {
         out.tus.push_back(inputs::translate_flags(file, req.flags.value_or(std::vector<std::string>{}), req.cwd));
         if (!req.flags) out.notes.push_back(shown + ": no compile_commands.json and no flags after --; parsed without flags");
