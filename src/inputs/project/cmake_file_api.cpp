@@ -125,6 +125,10 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   }
   if (run.exit_code != 0) {
     r.failure = "configure failed: " + last_cmake_error(run.output);
+    // The likelier cause, in the same line: the project asked for a newer CMake.
+    if (!lowered.empty())
+      r.failure += "; the project asks for CMake " + lowered.front().asked + " and this machine has " +
+                   machine_cmake_version(options.cmake) + " (install a newer cmake, e.g. `pip install cmake`, for its real configure)";
     return r;
   }
   const PathMapper map{copy.string(), project_root.string()};

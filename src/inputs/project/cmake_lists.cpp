@@ -236,6 +236,102 @@ public:
     files_.pop_back();
   }
 
+  // include(FILE|MODULE [OPTIONAL] ...): the file's commands in this scope,
+  // so that functions it defines (a project's define_extension(... SOURCES
+  // ...) helpers in cmake/*.cmake) are known. CMake's own modules are not
+  // read: what they define is configure-time machinery.
+  void include_file(const std::vector<std::string>& v, int line, Scope& scope) {
+    std::error_code ec;
+    std::string path;
+    if (v[0].find('/') != std::string::npos || v[0].ends_with(".cmake")) {
+      path = absolute(v[0], scope);
+    } else {
+      for (const auto& dir : split_list(scope.vars["CMAKE_MODULE_PATH"])) {
+        const fs::path candidate = fs::path(absolute(dir, scope)) / (v[0] + ".cmake");
+        if (fs::is_regular_file(candidate, ec)) {
+          path = candidate.string();
+          break;
+        }
+      }
+      if (path.empty()) return;  // one of CMake's modules
+    }
+    if (!fs::is_regular_file(path, ec)) {
+      if (std::find(v.begin(), v.end(), "OPTIONAL") == v.end()) note(line, "include(" + v[0] + "): no such file");
+      return;
+    }
+    if (std::find(files_.begin(), files_.end(), path) != files_.end()) return;  // includes itself
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::vector<Command> cmds = parse(ss.str(), path);
+    const std::string saved_dir = scope.vars["CMAKE_CURRENT_LIST_DIR"], saved_file = scope.vars["CMAKE_CURRENT_LIST_FILE"];
+    scope.vars["CMAKE_CURRENT_LIST_DIR"] = fs::path(path).parent_path().string();
+    scope.vars["CMAKE_CURRENT_LIST_FILE"] = path;
+    files_.push_back(path);
+    run(cmds, 0, cmds.size(), scope);
+    files_.pop_back();
+    scope.vars["CMAKE_CURRENT_LIST_DIR"] = saved_dir;
+    scope.vars["CMAKE_CURRENT_LIST_FILE"] = saved_file;
+  }
+
+  // cmake_parse_arguments(PREFIX OPTIONS ONE MULTI ARGS...) and
+  // (PARSE_ARGV N PREFIX OPTIONS ONE MULTI): how a project's helper functions
+  // take their SOURCES/INCLUDE_DIRECTORIES keywords.
+  void parse_arguments(const std::vector<std::string>& v, Scope& scope) {
+    std::vector<std::string> args;
+    size_t k = 0;
+    if (!v.empty() && v[0] == "PARSE_ARGV") {
+      if (v.size() < 6) return;
+      size_t from = 0;
+      try {
+        from = std::stoul(v[1]);
+      } catch (...) {
+        return;
+      }
+      const auto argv = split_list(scope.vars["ARGV"]);
+      if (from < argv.size()) args.assign(argv.begin() + long(from), argv.end());
+      k = 2;
+    } else {
+      if (v.size() < 4) return;
+      args.assign(v.begin() + 4, v.end());
+    }
+    const std::string prefix = v[k] + "_";
+    const auto options = split_list(v[k + 1]), one = split_list(v[k + 2]), multi = split_list(v[k + 3]);
+    auto in = [](const std::vector<std::string>& list, const std::string& x) {
+      return std::find(list.begin(), list.end(), x) != list.end();
+    };
+    for (const auto& o : options) scope.vars[prefix + o] = "FALSE";
+    for (const auto& o : one) scope.vars.erase(prefix + o);
+    for (const auto& o : multi) scope.vars.erase(prefix + o);
+    std::string current;  // the keyword collecting values
+    std::vector<std::string> collected, unparsed;
+    auto flush = [&] {
+      if (!current.empty() && !collected.empty()) scope.vars[prefix + current] = join_list(collected);
+      collected.clear();
+    };
+    for (const auto& a : args) {
+      if (in(options, a)) {
+        flush();
+        current.clear();
+        scope.vars[prefix + a] = "TRUE";
+      } else if (in(one, a) || in(multi, a)) {
+        flush();
+        current = a;
+      } else if (!current.empty()) {
+        collected.push_back(a);
+        if (in(one, current)) {
+          flush();
+          current.clear();
+        }
+      } else {
+        unparsed.push_back(a);
+      }
+    }
+    flush();
+    if (!unparsed.empty()) scope.vars[prefix + "UNPARSED_ARGUMENTS"] = join_list(unparsed);
+  }
+
   void finish() {
     // Usage requirements of the project's own libraries reach their users.
     for (auto& t : out_.targets)
@@ -578,6 +674,8 @@ private:
     for (size_t k = 0; k < f.params.size(); ++k) s.vars[f.params[k]] = k < v.size() ? v[k] : "";
     s.vars["ARGN"] = v.size() > f.params.size() ? join_list({v.begin() + long(f.params.size()), v.end()}) : "";
     s.vars["ARGV"] = join_list(v);
+    s.vars["ARGC"] = std::to_string(v.size());
+    for (size_t k = 0; k < v.size() && k < 32; ++k) s.vars["ARGV" + std::to_string(k)] = v[k];
     if (++call_depth_ > 50) {
       --call_depth_;
       note(c.line, c.name + "() calls itself too deeply to follow");
@@ -654,6 +752,10 @@ private:
         return;
       }
       run_file((fs::path(sub) / "CMakeLists.txt").string(), child);
+    } else if (n == "include" && !v.empty()) {
+      include_file(v, c.line, scope);
+    } else if (n == "cmake_parse_arguments") {
+      parse_arguments(v, scope);
     } else if (n == "include_directories") {
       for (auto& x : v)
         if (x != "SYSTEM" && x != "BEFORE" && x != "AFTER" && static_item(x, c.line, "include_directories"))
@@ -757,8 +859,11 @@ private:
     t.cxx_extensions = !scope.vars.count("CMAKE_CXX_EXTENSIONS") || !is_false_constant(scope.vars["CMAKE_CXX_EXTENSIONS"]);
     for (size_t k = 1; k < v.size(); ++k) {
       if (kKeywords.count(v[k])) continue;
-      if (!static_item(v[k], c.line, c.name)) continue;
-      if (is_source(v[k])) t.sources.push_back(absolute(v[k], scope));
+      // A quoted "${SRCS}" is one argument holding a list: CMake expands it.
+      for (const auto& item : split_list(v[k])) {
+        if (!static_item(item, c.line, c.name)) continue;
+        if (is_source(item)) t.sources.push_back(absolute(item, scope));
+      }
     }
     if (std::find(v.begin(), v.end(), "INTERFACE") != v.end() && c.name == "add_library") {
       interface_of(t.name);  // a header-only library: its usage requirements only

@@ -447,5 +447,24 @@ TEST(CMakeVersionFloor, AProjectAskingForANewerCMakeIsConfiguredAnyway) {
   EXPECT_EQ(first, "cmake_minimum_required(VERSION 99.1)");  // the user's file is as it was
 }
 
+// When such a project then fails (it used what only the newer CMake has),
+// the failure says what it asked for and what the machine has.
+TEST(CMakeVersionFloor, AFailureAfterALoweredFloorNamesBothVersions) {
+  const std::string machine = machine_cmake_version("cmake");
+  if (machine.empty()) GTEST_SKIP() << "no cmake";
+  ScratchDir d("floor-fails");
+  std::ofstream(d.path() + "/CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 99.1)\nproject(newer CXX)\nmessage(FATAL_ERROR \"Unable to find python.\")\n";
+  TorchLocation torch;
+  FileApiOptions options;
+  options.machine_cuda = false;
+  const FileApiResult r = configure_with_file_api(d.path() + "/CMakeLists.txt", torch, options);
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.failure.find("Unable to find python."), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("the project asks for CMake 99.1 and this machine has " + machine), std::string::npos)
+      << r.failure;
+  EXPECT_EQ(r.failure.find('\n'), std::string::npos) << r.failure;
+}
+
 }  // namespace
 }  // namespace torchabi::inputs

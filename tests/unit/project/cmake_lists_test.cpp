@@ -56,6 +56,57 @@ TEST(CMakeLists, CacheValuesWinOverOptionsAndCacheDefaults) {
   EXPECT_EQ(p.targets[0].system_include_dirs, (std::vector<std::string>{"/opt/torch/include"}));
 }
 
+// A project's helper in cmake/*.cmake, reached through include(), that
+// takes its sources as keywords (cmake_parse_arguments, both forms), as
+// vLLM-style define_gpu_extension_target(... SOURCES ... USE_SABI 3) does.
+TEST(CMakeLists, HelpersFromIncludedFilesWithKeywordArguments) {
+  TempTree t;
+  t.write("cmake/ext_helpers.cmake", R"(
+function(define_ext NAME)
+  cmake_parse_arguments(PARSE_ARGV 1 EXT "WITH_SOABI" "USE_SABI;LANGUAGE" "SOURCES;INCLUDES")
+  Python_add_library(${NAME} MODULE USE_SABI ${EXT_USE_SABI} "${EXT_SOURCES}")
+  target_include_directories(${NAME} PRIVATE ${EXT_INCLUDES})
+  if(EXT_WITH_SOABI)
+    target_compile_definitions(${NAME} PRIVATE EXT_SOABI=1)
+  endif()
+endfunction()
+macro(define_plain NAME)
+  cmake_parse_arguments(PLAIN "" "" "SRCS" ${ARGN})
+  add_library(${NAME} SHARED ${PLAIN_SRCS})
+endmacro()
+)")
+      .write("CMakeLists.txt", R"(
+project(p CXX)
+include(${CMAKE_CURRENT_LIST_DIR}/cmake/ext_helpers.cmake)
+list(APPEND CMAKE_MODULE_PATH ${CMAKE_CURRENT_SOURCE_DIR}/cmake)
+include(ext_helpers)
+include(CheckCXXCompilerFlag)
+include(missing_optional OPTIONAL)
+set(GEN_SRCS csrc/b.cu)
+define_ext(_C LANGUAGE CUDA SOURCES csrc/a.cpp ${GEN_SRCS} INCLUDES csrc/include USE_SABI 3 WITH_SOABI)
+define_plain(plain SRCS csrc/p.cpp)
+)");
+  CMakeProject p = t.read();
+  for (const auto& n : p.notes) ADD_FAILURE() << n.message;
+  ASSERT_EQ(p.targets.size(), 2u);
+  EXPECT_EQ(p.targets[0].name, "_C");
+  EXPECT_EQ(p.targets[0].type, "MODULE");
+  EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("csrc/a.cpp"), t.p("csrc/b.cu")}));
+  EXPECT_EQ(p.targets[0].include_dirs, (std::vector<std::string>{t.p("csrc/include")}));
+  EXPECT_EQ(p.targets[0].definitions, (std::vector<std::string>{"EXT_SOABI=1"}));
+  EXPECT_EQ(p.targets[1].name, "plain");
+  EXPECT_EQ(p.targets[1].sources, (std::vector<std::string>{t.p("csrc/p.cpp")}));
+}
+
+TEST(CMakeLists, AnIncludedFileThatIsMissingIsANote) {
+  TempTree t;
+  t.write("CMakeLists.txt", "include(cmake/absent.cmake)\nadd_library(x SHARED a.cpp)\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 1u);
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].message.find("include(cmake/absent.cmake): no such file"), std::string::npos) << p.notes[0].message;
+}
+
 TEST(CMakeLists, ControlFlowFunctionsAndSubdirectories) {
   TempTree t;
   t.write("CMakeLists.txt",
