@@ -4,27 +4,9 @@
 #include <algorithm>
 
 #include "cli/commands.h"
+#include "common/text.h"
 
 namespace torchabi::cli {
-
-namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
 
 std::string unknown_command_message(const CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> names;
@@ -45,7 +27,7 @@ std::string unknown_command_message(const CLI::App& app, const std::vector<std::
     std::string best;
     size_t best_d = 3;
     for (const auto& n : names) {
-      size_t d = n.starts_with(a) ? 1 : edit_distance(a, n);
+      size_t d = n.starts_with(a) ? 1 : text::edit_distance(a, n);
       if (d < best_d && d * 3 <= std::max(a.size(), n.size())) best = n, best_d = d;
     }
     if (!best.empty()) msg += "; did you mean '" + best + "'?";

@@ -1,5 +1,6 @@
 #include "common/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 
@@ -58,6 +59,22 @@ std::string read_file_or_empty(const fs::path& path) { return read_file(path).va
 bool exists(const fs::path& path) {
   std::error_code ec;
   return fs::exists(path, ec);
+}
+
+size_t edit_distance(std::string_view a, std::string_view b, bool ignore_case) {
+  auto lower = [&](char c) { return ignore_case ? char(std::tolower(static_cast<unsigned char>(c))) : c; };
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
 }
 
 }  // namespace torchabi::text

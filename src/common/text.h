@@ -40,6 +40,10 @@ std::optional<std::string> read_file(const std::filesystem::path& path, size_t l
 // missing file and an empty one mean the same).
 std::string read_file_or_empty(const std::filesystem::path& path);
 
+// Levenshtein distance (insertions, deletions, substitutions), for "did you
+// mean" hints; `ignore_case` compares ASCII letters case-insensitively.
+size_t edit_distance(std::string_view a, std::string_view b, bool ignore_case = false);
+
 // Whether `path` exists, false on any error (permissions, loops).
 bool exists(const std::filesystem::path& path);
 

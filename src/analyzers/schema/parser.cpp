@@ -9,6 +9,7 @@
 
 #include "analyzers/schema/default_rules.h"
 #include "analyzers/schema/lexer.h"
+#include "common/text.h"
 
 namespace torchabi::schema {
 
@@ -30,22 +31,7 @@ std::string suggest_type(std::string_view wrong) {
   };
   for (auto [cpp, schema] : kCppSpellings)
     if (wrong == cpp) return std::string(schema);
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t diag = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        size_t up = row[j];
-        bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                    std::tolower(static_cast<unsigned char>(b[j - 1]));
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  };
+  auto distance = [](std::string_view a, std::string_view b) { return text::edit_distance(a, b, /*ignore_case=*/true); };
   std::string best;
   size_t best_d = 3;  // suggest only close misspellings
   for (int i = 0; i < static_cast<int>(BaseType::TypeVariable); ++i) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyzers/schema/registrations/check_context.h"
+#include "common/text.h"
 
 namespace torchabi::schema {
 
@@ -20,20 +21,6 @@ const char* block_macro(const LibraryBlock& b) {
   return "";
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 void duplicates(RegistrationContext& ctx) {
   std::map<std::string, const DefEntry*> first;
@@ -92,7 +79,7 @@ void impls_without_defs(RegistrationContext& ctx) {
       std::string unqualified = i.qualified.substr(ns.size() + 2);
       std::string op = unqualified.substr(0, unqualified.find('.'));
       for (const DefEntry& d : ctx.index.defs())
-        if (d.block->ns == ns && (d.schema.name.name == op || edit_distance(d.schema.name.name, op) <= 2))
+        if (d.block->ns == ns && (d.schema.name.name == op || text::edit_distance(d.schema.name.name, op) <= 2))
           f.notes.push_back("did you mean '" + d.qualified + "' (defined at " + d.def->schema.start.display() + ")?");
     } else {
       f.help = "define the operator with " + std::string(i.block->stable ? "STABLE_" : "") + "TORCH_LIBRARY(" + ns +
