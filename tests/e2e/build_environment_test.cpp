@@ -183,6 +183,36 @@ TEST(BuildEnvironment, AScriptThatFailsWhereCudaLooksAvailableGivesItsCpuConfigu
   EXPECT_TRUE(noted) << j.dump(1);
 }
 
+// A script that branches on the CUDA major (FlashAttention-3 downloads an
+// nvcc for 12.x, the sandbox has no network) is run once more with the next
+// major, and its CUDA configuration is the one recorded.
+TEST(BuildEnvironment, AScriptThatFailsWithOneCudaReleaseIsRecordedWithTheNext) {
+  const std::string dir = make_temp_dir() + "/major";
+  write_file(dir, "setup.py",
+             "import os, re, subprocess\n"
+             "from setuptools import setup\n"
+             "from torch.utils.cpp_extension import CUDAExtension, BuildExtension, CUDA_HOME\n"
+             "out = subprocess.check_output([os.path.join(CUDA_HOME, 'bin', 'nvcc'), '-V']).decode()\n"
+             "major = int(re.search(r'release (\\d+)\\.', out).group(1))\n"
+             "if major < 13:\n"
+             "    import urllib.request\n"
+             "    urllib.request.urlopen('http://127.0.0.1:9/nvcc-archive.tar.xz', timeout=5)\n"
+             "target = ['-DTORCH_TARGET_VERSION=0x020a000000000000']\n"
+             "setup(name='major', ext_modules=[CUDAExtension('major._C', ['csrc/ops.cpp', 'csrc/kernel.cu'],\n"
+             "      extra_compile_args={'cxx': target, 'nvcc': target})], cmdclass={'build_ext': BuildExtension})\n");
+  write_file(dir, "csrc/ops.cpp", kStableOps);
+  write_file(dir, "csrc/kernel.cu", "#include <torch/csrc/stable/tensor.h>\nint kernel_marker = 1;\n");
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, python_without_torch(make_temp_dir()), &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  EXPECT_EQ(linted_units(j), (std::set<std::string>{"ops.cpp", "kernel.cu"})) << j.dump(1);
+  bool noted = false;
+  for (const auto& f : j["findings"])
+    noted |= f["message"].get<std::string>().find("configuration with CUDA 13.0 was recorded instead") != std::string::npos;
+  EXPECT_TRUE(noted) << j.dump(1);
+}
+
 // Flags a build_ext subclass adds before the build starts are the build's
 // flags (nunchaku copies extra_compile_args["gcc"] into ["cxx"]); what it
 // does after super().build_extensions() is the build, never reached.

@@ -822,8 +822,17 @@ def main():
     import setuptools  # noqa: F401  (before the stand-ins and the emulation)
     import setuptools.command.build_ext  # noqa: F401
     import setuptools.extension  # noqa: F401
-    # What build scripts import, loaded while the platform is still the real one.
+    # What build scripts import, loaded while the platform is still the real one:
+    # some standard modules import platform-only ones when sys.platform/os.name
+    # say so (urllib.request takes _scproxy on darwin, ctypes _ctypes.FormatError
+    # on nt), which this interpreter does not have.
     import glob, pathlib, platform, shutil, subprocess, tempfile  # noqa: F401,E401
+    for module in ("urllib.request", "ctypes", "ctypes.util", "multiprocessing", "concurrent.futures", "uuid",
+                   "tarfile", "zipfile", "getpass", "mimetypes"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
 
     torch = cpp_extension = None
     if not args.no_torch:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <set>
@@ -414,30 +415,52 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       std::string why;
       std::optional<Recording> rec = outcome(run, why);
       if (!rec && required && !r.timed_out && r.started) {
+        // The same run again in a fresh copy, with its arguments adjusted.
+        auto rerun = [&](const std::string& tag, const std::function<void(std::vector<std::string>&)>& adjust) {
+          PlatformRun again = run;
+          again.copy_root = tmp / (run.platform + "-" + tag) / project.filename();
+          again.out = tmp / (run.platform + "-" + tag + ".json");
+          fs::create_directories(again.copy_root);
+          copy_project_tree(project.string(), again.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
+          for (auto& a : again.argv) {
+            if (a == run.out.string()) a = again.out.string();
+            if (a == (run.copy_root / script.filename()).string()) a = (again.copy_root / script.filename()).string();
+          }
+          adjust(again.argv);
+          if (env.confined) hand_over_writable(env.confinement);
+          again.result = run_timed(again.argv, again.copy_root.string(), options.timeout_seconds,
+                                   env.confined ? &env.confinement : nullptr);
+          return again;
+        };
+        // Scripts that branch on the CUDA release (a download for some, an
+        // assert for others): once more with the next major.
+        const PlatformRun newer = rerun("cuda-" + std::string(kNewerStandInCudaVersion), [&](std::vector<std::string>& argv) {
+          for (size_t k = 0; k + 1 < argv.size(); ++k) {
+            if (argv[k] == "--cuda-version") argv[k + 1] = kNewerStandInCudaVersion;
+            if (argv[k] == "--cuda-home") argv[k + 1] += std::string("-") + kNewerStandInCudaVersion;
+          }
+        });
+        std::string newer_why;
+        rec = outcome(newer, newer_why);
+        if (rec)
+          b.notes.push_back({script.string(), 0,
+                             "setup.py failed with CUDA " + std::string(kStandInCudaVersion) + " (" + why +
+                                 "): its configuration with CUDA " + kNewerStandInCudaVersion + " was recorded instead"});
         // Scripts that insist on a CUDA toolchain they can use (an nvcc that
         // compiles, a GPU) fail where CUDA looks available: their CPU
         // configuration is still a configuration the build ships.
-        PlatformRun cpu = run;
-        cpu.copy_root = tmp / (run.platform + "-cpu") / project.filename();
-        cpu.out = tmp / (run.platform + "-cpu.json");
-        fs::create_directories(cpu.copy_root);
-        copy_project_tree(project.string(), cpu.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
-        for (auto& a : cpu.argv) {
-          if (a == run.out.string()) a = cpu.out.string();
-          if (a == (run.copy_root / script.filename()).string()) a = (cpu.copy_root / script.filename()).string();
+        if (!rec) {
+          const PlatformRun cpu =
+              rerun("cpu", [&](std::vector<std::string>& argv) { argv.insert(argv.end() - 1, "--no-cuda"); });
+          std::string cpu_why;
+          rec = outcome(cpu, cpu_why);
+          if (!rec && cpu_why != why) why += "; with CUDA unavailable: " + cpu_why;
+          if (rec)
+            b.notes.push_back({script.string(), 0,
+                               "setup.py failed with CUDA available (" + why +
+                                   "): its configuration with CUDA unavailable was recorded instead, so CUDA sources "
+                                   "and flags it adds only with CUDA are not analysed"});
         }
-        cpu.argv.insert(cpu.argv.end() - 1, "--no-cuda");
-        if (env.confined) hand_over_writable(env.confinement);
-        cpu.result = run_timed(cpu.argv, cpu.copy_root.string(), options.timeout_seconds,
-                               env.confined ? &env.confinement : nullptr);
-        std::string cpu_why;
-        rec = outcome(cpu, cpu_why);
-        if (!rec && cpu_why != why) why += "; with CUDA unavailable: " + cpu_why;
-        if (rec)
-          b.notes.push_back({script.string(), 0,
-                             "setup.py failed with CUDA available (" + why +
-                                 "): its configuration with CUDA unavailable was recorded instead, so CUDA sources "
-                                 "and flags it adds only with CUDA are not analysed"});
       }
       if (!rec) {
         if (required) {
