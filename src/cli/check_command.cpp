@@ -18,6 +18,7 @@
 #include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
+#include "cli/progress_line.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
 #include "findings/config.h"
@@ -309,7 +310,12 @@ int run(CheckArgs a) {
     for (const auto& file : projects) {
       const std::string dir = fs::path(file).parent_path().string();
       try {
-        inputs::ProjectBuild project = inputs::read_project_build(file, torch(), options);
+        inputs::ProjectBuild project = [&] {
+          const PhaseLine phase(stderr, ProgressLine::mode_for(stderr, a.report.verbose),
+                                "reading the build of " + fs::path(dir).lexically_relative(cwd).lexically_normal().string() +
+                                    (options.run_build ? " (its build script runs, sandboxed)" : ""));
+          return inputs::read_project_build(file, torch(), options);
+        }();
         if (project.db.commands.empty()) {
           if (inputs::has_sources(dir)) {
             add_project_facts(report, project, a.defines, options.platform);

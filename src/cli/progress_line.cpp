@@ -80,4 +80,23 @@ void ProgressLine::draw(bool force) {
   std::fflush(out_);
 }
 
+PhaseLine::PhaseLine(std::FILE* out, ProgressLine::Mode mode, const std::string& text) : out_(out), mode_(mode) {
+  if (mode_ == ProgressLine::Mode::Off) return;
+  std::string line = "torchabi: " + text;
+  if (mode_ == ProgressLine::Mode::Terminal) {
+    constexpr size_t kWidth = 78;
+    if (line.size() > kWidth) line = line.substr(0, kWidth - 3) + "...";
+    std::fprintf(out_, "\r\033[K%s", line.c_str());
+  } else {
+    std::fprintf(out_, "%s\n", line.c_str());
+  }
+  std::fflush(out_);
+}
+
+PhaseLine::~PhaseLine() {
+  if (mode_ != ProgressLine::Mode::Terminal) return;
+  std::fputs("\r\033[K", out_);
+  std::fflush(out_);
+}
+
 }  // namespace torchabi::cli

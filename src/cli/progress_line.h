@@ -40,4 +40,20 @@ private:
   bool drawn_ = false;
 };
 
+// One line naming a long step that reports no progress of its own (a build
+// script or a CMake configure running, seconds to minutes): on a terminal it
+// is shown while the step runs and erased after; with -v elsewhere it is
+// logged once; otherwise nothing.
+class PhaseLine {
+public:
+  PhaseLine(std::FILE* out, ProgressLine::Mode mode, const std::string& text);
+  ~PhaseLine();
+  PhaseLine(const PhaseLine&) = delete;
+  PhaseLine& operator=(const PhaseLine&) = delete;
+
+private:
+  std::FILE* out_;
+  ProgressLine::Mode mode_;
+};
+
 }  // namespace torchabi::cli

@@ -65,5 +65,20 @@ TEST(LintProgress, TerminalLineIsRedrawnAndErased) {
   EXPECT_TRUE(nlohmann::json::accept(read_all(dir + "/report.json")));
 }
 
+// Reading a project's build runs its build script (seconds to minutes, with
+// no progress of its own): -v names the step before the units are counted;
+// without -v a log shows nothing.
+TEST(LintProgress, ReadingAProjectsBuildIsNamedWithVerbose) {
+  const std::string project = source_dir() + "/fixtures/projects/configs/consistent";
+  const std::string include = source_dir() + "/fixtures/lint/include";
+  auto r = run_torchabi({"check", "-v", "--no-cache", "--torch-include", include, "."}, project);
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const size_t phase = r.err.find("torchabi: reading the build of . (its build script runs, sandboxed)\n");
+  ASSERT_NE(phase, std::string::npos) << r.err;
+  EXPECT_LT(phase, r.err.find("torchabi: [1/")) << r.err;
+  auto quiet = run_torchabi({"check", "--no-cache", "--torch-include", include, "."}, project);
+  EXPECT_EQ(quiet.err.find("reading the build"), std::string::npos) << quiet.err;
+}
+
 }  // namespace
 }  // namespace torchabi::e2e::lint
