@@ -283,6 +283,26 @@ TEST(LintRules, BuildApiHiddenByConfigurationInAHipSourceIsANote) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
+// Issue 37, from a real kernel's binding (bench/accuracy/real_stable): Half.h
+// names CUDA's __half only in conversions compiled for nvcc (`operator
+// __half()`), which declare no __half. A g++ TU whose project header uses
+// __half, with cuda_fp16.h not on the include path, is not blamed on PyTorch.
+// A helper Half.h does declare, only for aarch64, is the configuration's
+// error, and not unstable API as well: the header declaring it is stable.
+TEST(LintRules, BuildApiHiddenByConfigurationNeedsADeclarationOfTheName) {
+  auto clean = lint_fixture("build-api-hidden-by-configuration/half_cuda_type.cpp");
+  ASSERT_NE(clean.exit_code, 2) << clean.err;
+  EXPECT_TRUE(findings_of(clean.json(), "build-api-hidden-by-configuration").empty()) << clean.out;
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  const std::string f = fixture("build-api-hidden-by-configuration/half_aarch64_only.cpp");
+  auto r = lint_fixture("build-api-hidden-by-configuration/half_aarch64_only.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "build-api-hidden-by-configuration"), (V{{f, 9, 42, "c10::detail::fp16_from_bits"}}))
+      << r.out;
+  EXPECT_TRUE(findings_of(j, "source-unstable-api").empty()) << r.out;
+}
+
 TEST(LintRules, BuildApiNotInHeaders) {
   const std::string f = fixture("build-api-not-in-headers/fires.cpp");
   auto r = lint_fixture("build-api-not-in-headers/fires.cpp");

@@ -112,7 +112,7 @@ std::vector<std::unique_ptr<TuCheck>> make_lint_checks() {
 }
 
 std::string lint_checks_id() {
-  std::string id = "builtin-v6";  // v6: stable headers not found; the source a header finding was compiled from
+  std::string id = "builtin-v7";  // v7: `operator T()` declares no T; a stable header's skipped declaration is not unstable API
   std::lock_guard lock(registry_mutex());
   for (auto& [name, f] : registry()) id += "+" + name;
   return id;

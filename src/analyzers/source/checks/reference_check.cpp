@@ -10,6 +10,7 @@
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/checks/project_macros.h"
+#include "analyzers/source/checks/skipped_declarations.h"
 #include "analyzers/source/same_method_fold.h"
 #include "findings/replacement_builder.h"
 #include "inputs/api_catalog.h"
@@ -189,8 +190,10 @@ private:
     return f;
   }
 
+  SkippedDeclarations skipped_;
+
   // Qualified names in the tokens that the (partial) AST did not resolve.
-  static void token_level(CheckContext& ctx) {
+  void token_level(CheckContext& ctx) {
     for (const auto& file : ctx.tu.project_files()) {
       const auto& toks = ctx.tokens(file);
       for (size_t i = 0; i + 2 < toks.size(); ++i) {
@@ -212,6 +215,12 @@ private:
         // their namespace is c10 (rules/api/headeronly_cxx.tsv). From tokens an
         // overload cannot be told apart, so such a name is not reported.
         if (!using_ns && inputs::HeaderOnlyIndex::current().defines_name(name)) continue;
+        // Nor is a name a stable header declares in a branch this
+        // configuration skips (Half.h's aarch64-only c10::detail helpers):
+        // stable, only not compiled here (build-api-hidden-by-configuration).
+        if (!using_ns && j > start + 1 &&
+            skipped_.find(ctx, name.substr(0, name.rfind("::")), toks[j - 1].text, /*version_guards=*/true))
+          continue;
         if (ctx.covered_by_reference(file, toks[start].range.begin)) continue;
         findings::Finding f;
         f.rule = kUnstableApiRule;
