@@ -353,6 +353,36 @@ TEST(BuildEnvironment, SourcesWithoutAnUnderstoodBuildAreLintedNotExit2) {
   EXPECT_EQ(linted_units(k), (std::set<std::string>{"ops.cpp"})) << k.dump(1);
 }
 
+// A stable port usually includes the stable ABI once, in a compatibility
+// header its sources include: those sources are stable too (torchcodec's
+// StableABICompat.h). One whose header reaches ATen is not; a comment naming
+// ATen/ is not an include.
+TEST(BuildEnvironment, SweptSourcesAreJudgedThroughTheProjectsHeaders) {
+  const std::string dir = make_temp_dir() + "/compat";
+  write_file(dir, "csrc/compat/StableCompat.h",
+             "#pragma once\n#include <torch/csrc/stable/tensor.h>\n#include <torch/csrc/stable/library.h>\n"
+             "// see aten/src/ATen/native for the original\n");
+  write_file(dir, "csrc/Codec.h", "#pragma once\n#include \"compat/StableCompat.h\"\n");
+  write_file(dir, "csrc/decoder.cpp",
+             "#include \"Codec.h\"\n"
+             "torch::stable::Tensor decode(torch::stable::Tensor t) { return t; }\n");
+  write_file(dir, "csrc/ops.cpp",
+             "#include <compat/StableCompat.h>\n"
+             "torch::stable::Tensor identity(torch::stable::Tensor t) { return t; }\n"
+             "STABLE_TORCH_LIBRARY(bm, m) { m.def(\"identity(Tensor t) -> Tensor\"); }\n"
+             "STABLE_TORCH_LIBRARY_IMPL(bm, CPU, m) { m.impl(\"identity\", TORCH_BOX(&identity)); }\n");
+  write_file(dir, "csrc/legacy/Old.h", "#pragma once\n#include <ATen/ATen.h>\n");
+  write_file(dir, "csrc/legacy/old.cpp", "#include \"Old.h\"\nint old() { return 1; }\n");
+  write_file(dir, "csrc/cycle_a.h", "#pragma once\n#include \"cycle_b.h\"\n");
+  write_file(dir, "csrc/cycle_b.h", "#pragma once\n#include \"cycle_a.h\"\n");
+  write_file(dir, "csrc/plain.cpp", "#include \"cycle_a.h\"\nint plain() { return 1; }\n");
+  int rc = -1;
+  std::string err;
+  const nlohmann::json j = check(dir, kPython, &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  EXPECT_EQ(linted_units(j), (std::set<std::string>{"decoder.cpp", "ops.cpp"})) << j.dump(1);
+}
+
 // Read without running (--no-run-build): nvcc's flags come from a helper the
 // static reader does not run. A target missing from them is unknown, not
 // absent: the inconsistency is a note naming the expression, never an error.

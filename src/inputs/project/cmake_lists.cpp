@@ -348,7 +348,11 @@ public:
 private:
   const std::string& file() const { return files_.back(); }
 
-  void note(int line, const std::string& what) { out_.notes.push_back({file(), line, what}); }
+  // A helper function called once per source list reaches the same line many
+  // times; one note per line and text says all there is.
+  void note(int line, const std::string& what) {
+    if (noted_.insert(file() + ":" + std::to_string(line) + ":" + what).second) out_.notes.push_back({file(), line, what});
+  }
 
   std::string expand(const std::string& s, const Scope& scope, int line) {
     std::string out = s;
@@ -934,6 +938,7 @@ private:
   std::set<std::string> interface_only_;
   std::map<std::string, std::vector<std::string>> links_;
   std::set<std::string> linked_torch_;
+  std::set<std::string> noted_;  // "file:line:text" of every note given
   int call_depth_ = 0;
   int run_depth_ = 0;
   static constexpr size_t kMaxSteps = 200000;

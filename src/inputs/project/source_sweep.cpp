@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
-#include "common/text.h"
+#include "inputs/project/torch_include_kind.h"
 
 namespace torchabi::inputs {
 
@@ -31,34 +30,10 @@ bool skipped_dir(const std::string& name) {
   return name.starts_with(".") || kNames.count(name) > 0 || name.ends_with(".egg-info");
 }
 
-// What a file's #includes say of it, from its first 256 KiB: stable (a header
-// of the stable ABI and no other PyTorch header), legacy (an ATen, c10 or
-// torch/extension.h header), or neither.
-enum class Includes { None, Stable, Legacy };
-
-Includes torch_includes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::string line;
-  size_t read = 0;
-  bool stable = false;
-  while (read < (256u << 10) && std::getline(in, line)) {
-    read += line.size() + 1;
-    const size_t hash = line.find_first_not_of(" \t");
-    if (hash == std::string::npos || line[hash] != '#' || line.find("include", hash) == std::string::npos) continue;
-    for (const char* root : {"torch/csrc/stable/", "torch/headeronly/", "torch/csrc/inductor/aoti_torch/c/"})
-      if (line.find(root) != std::string::npos) stable = true;
-    if (stable && line.find("torch/csrc/stable/") != std::string::npos) continue;
-    for (const char* root : {"ATen/", "c10/", "torch/extension.h", "torch/torch.h", "torch/library.h", "torch/all.h",
-                             "torch/python.h", "torch/script.h"})
-      if (line.find(std::string("<") + root) != std::string::npos || line.find(std::string("\"") + root) != std::string::npos)
-        return Includes::Legacy;
-  }
-  return stable ? Includes::Stable : Includes::None;
-}
-
 struct Walk {
   std::vector<std::string> sources;       // every C++/CUDA source
   std::vector<std::string> header_dirs;   // directories holding headers
+  std::vector<std::string> headers;       // the headers themselves
 };
 
 Walk walk(const fs::path& dir) {
@@ -80,7 +55,10 @@ Walk walk(const fs::path& dir) {
     }
     if (!it->is_regular_file(e2)) continue;
     if (is_source(it->path()) && w.sources.size() < kMaxSweptFiles) w.sources.push_back(it->path().lexically_normal().string());
-    else if (is_header(it->path())) dirs.insert(it->path().parent_path().lexically_normal().string());
+    else if (is_header(it->path())) {
+      dirs.insert(it->path().parent_path().lexically_normal().string());
+      if (w.headers.size() < 4 * kMaxSweptFiles) w.headers.push_back(it->path().lexically_normal().string());
+    }
   }
   std::sort(w.sources.begin(), w.sources.end());
   w.header_dirs.assign(dirs.begin(), dirs.end());
@@ -103,10 +81,11 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
   // stable, and without the build there is no telling which those are.
   std::vector<std::string> cxx, nvcc;
   size_t legacy = 0;
+  TorchIncludeGraph graph(w.headers);
   for (const auto& s : w.sources) {
-    const Includes kind = torch_includes(s);
-    legacy += kind == Includes::Legacy;
-    if (kind == Includes::Stable) (s.ends_with(".cu") ? nvcc : cxx).push_back(s);
+    const TorchIncludeKind kind = graph.kind(s);
+    legacy += kind == TorchIncludeKind::Legacy;
+    if (kind == TorchIncludeKind::Stable) (s.ends_with(".cu") ? nvcc : cxx).push_back(s);
   }
   // The project's own headers: its root and every directory that holds
   // some, the way a build's include_dirs usually name them.
@@ -137,7 +116,7 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
   b.facts.emplace_back("build description",
                        "not understood (" + why + "): " + std::to_string(cxx.size() + nvcc.size()) + " of " +
                            std::to_string(w.sources.size()) +
-                           " C++/CUDA sources include only stable PyTorch headers and are linted with the flags that "
+                           " C++/CUDA sources include only stable PyTorch headers (themselves or through the project's headers) and are linted with the flags that "
                            "could be determined (include directories, torch headers, -D), not the build's; " +
                            std::to_string(legacy) + " that include ATen/c10 headers are not held to the stable ABI");
   b.notes.push_back({root.string(), 0,

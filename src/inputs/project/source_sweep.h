@@ -2,7 +2,8 @@
 // not understand (no build description, a script that failed everywhere, one
 // that declares nothing torchabi can read) still has its C++/CUDA sources
 // right there. Answering "exit 2" would pass nothing and help nobody, so every
-// source that includes stable PyTorch headers (and no ATen/c10 ones) is linted with the flags that can be
+// source that includes stable PyTorch headers (itself or through the project's
+// headers, and no ATen/c10 ones) is linted with the flags that can be
 // determined without the build: the repository's include directories, the
 // torch headers, torch's default standard, the user's -D. The configuration
 // says so, and the report says how to give the real build.

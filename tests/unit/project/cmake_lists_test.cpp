@@ -165,6 +165,23 @@ TEST(CMakeLists, WhatOnlyAConfigureKnowsIsANoteWithItsLine) {
   EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("x.cpp")}));
 }
 
+// torchcodec reads each of its 12 source lists through one helper that runs
+// execute_process: the line is noted once, not once per call.
+TEST(CMakeLists, AHelperCalledManyTimesIsNotedOnce) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "function(read_list out name)\n"
+          "  execute_process(COMMAND python3 -c \"print(1)\" OUTPUT_VARIABLE v)\n"
+          "  set(${out} ${v} PARENT_SCOPE)\n"
+          "endfunction()\n"
+          "read_list(A a)\nread_list(B b)\nread_list(C c)\n"
+          "add_library(x SHARED x.cpp ${A} ${B} ${C})\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_EQ(p.notes[0].line, 2);
+  ASSERT_EQ(p.targets.size(), 1u);
+}
+
 TEST(CMakeLists, TorchFromFindPackageIsMarked) {
   TempTree t;
   t.write("CMakeLists.txt",

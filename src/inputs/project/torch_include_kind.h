@@ -1,0 +1,43 @@
+// Which PyTorch headers a repository's file reaches, through the #include
+// lines of the project's own headers too. A stable port usually includes the
+// stable ABI once, in a compatibility header ("StableABICompat.h", "ops.h"),
+// and its sources only that header; judging a source by its own #include
+// lines alone sees no PyTorch at all in most of them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace torchabi::inputs {
+
+// stable: a header of the stable ABI and no other PyTorch header; legacy: an
+// ATen, c10 or torch/extension.h header; none: no PyTorch header at all.
+enum class TorchIncludeKind { None, Stable, Legacy };
+
+class TorchIncludeGraph {
+ public:
+  // `headers`: every project header the walk found (absolute paths); an
+  // #include resolves against the including file's directory first, then
+  // against any of these whose path ends with the included name.
+  explicit TorchIncludeGraph(const std::vector<std::string>& headers);
+
+  // What `file` reaches. A file whose own #include lines say stable or legacy
+  // is that (its own lines are the strongest evidence); otherwise it is what
+  // the project headers it includes reach, legacy winning over stable.
+  TorchIncludeKind kind(const std::string& file);
+
+ private:
+  struct Own {
+    TorchIncludeKind kind = TorchIncludeKind::None;
+    std::vector<std::string> quoted;  // included names that may be the project's
+  };
+  Own own_includes(const std::string& file) const;
+  std::string resolve(const std::string& from, const std::string& name) const;
+  TorchIncludeKind reach(const std::string& file, int depth);
+
+  std::map<std::string, std::vector<std::string>> by_basename_;
+  std::map<std::string, TorchIncludeKind> memo_;
+};
+
+}  // namespace torchabi::inputs
