@@ -211,6 +211,26 @@ TEST(BuildEnvironment, AScriptThatFailsWithOneCudaReleaseIsRecordedWithTheNext) 
   for (const auto& f : j["findings"])
     noted |= f["message"].get<std::string>().find("configuration with CUDA 13.0 was recorded instead") != std::string::npos;
   EXPECT_TRUE(noted) << j.dump(1);
+
+  // Its forks (LiteAttention) download unless the release is exactly 12.8.
+  write_file(dir, "setup.py",
+             "import os, re, subprocess\n"
+             "from setuptools import setup\n"
+             "from torch.utils.cpp_extension import CUDAExtension, BuildExtension, CUDA_HOME\n"
+             "out = subprocess.check_output([os.path.join(CUDA_HOME, 'bin', 'nvcc'), '-V']).decode()\n"
+             "if re.search(r'release (\\d+\\.\\d+)', out).group(1) != '12.8':\n"
+             "    import urllib.request\n"
+             "    urllib.request.urlopen('http://127.0.0.1:9/nvcc-12.8.tar.xz', timeout=5)\n"
+             "target = ['-DTORCH_TARGET_VERSION=0x020a000000000000']\n"
+             "setup(name='exact', ext_modules=[CUDAExtension('exact._C', ['csrc/ops.cpp', 'csrc/kernel.cu'],\n"
+             "      extra_compile_args={'cxx': target, 'nvcc': target})], cmdclass={'build_ext': BuildExtension})\n");
+  const nlohmann::json k = check(dir, python_without_torch(make_temp_dir()), &rc, &err);
+  ASSERT_NE(rc, 2) << err;
+  EXPECT_EQ(linted_units(k), (std::set<std::string>{"ops.cpp", "kernel.cu"})) << k.dump(1);
+  noted = false;
+  for (const auto& f : k["findings"])
+    noted |= f["message"].get<std::string>().find("configuration with CUDA 12.8 was recorded instead") != std::string::npos;
+  EXPECT_TRUE(noted) << k.dump(1);
 }
 
 // Flags a build_ext subclass adds before the build starts are the build's

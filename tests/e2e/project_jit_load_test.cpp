@@ -31,7 +31,9 @@ std::set<std::string> unit_names(const nlohmann::json& j) {
 // disagree; extra_include_paths reach both. With the real headers these are
 // the only findings (the stand-in library.h lacks STABLE_TORCH_LIBRARY, and
 // no cpp_extension.py next to the stand-ins tells the default -std).
-void expect_jit_sample_report(const RunResult& r, bool real_headers) {
+// The same flags whether the modules are imported with load() recorded
+// (the default) or the calls are read (--no-run-build).
+void expect_jit_sample_report(const RunResult& r, bool real_headers, bool recorded) {
   ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
   const auto j = r.json();
   const auto found = findings(j);
@@ -60,18 +62,23 @@ void expect_jit_sample_report(const RunResult& r, bool real_headers) {
                              std_flag))
       << nvcc;
   EXPECT_EQ(facts.at("configuration extension jit_sample_ops (cxx)").get<std::string>(),
-            "cpp_extension.load() read, line 12, 1 source");
+            recorded ? "cpp_extension.load() recorded when its module was imported, line 12, 1 source"
+                     : "cpp_extension.load() read, line 12, 1 source");
 }
 
 TEST(ProjectJitLoad, SampleIsLintedWithTheFlagsOfEachCompiler) {
   expect_jit_sample_report(
-      run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), jit_sample()}), false);
+      run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), jit_sample()}), false, true);
+  expect_jit_sample_report(
+      run_torchabi({"check", "--no-run-build", "--format", "json", "--torch-include", lint::stand_ins(), jit_sample()}),
+      false, false);
 }
 
 TEST(ProjectJitLoad, SampleWithTheRealTorchHeaders) {
   if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
   expect_jit_sample_report(
-      run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), jit_sample()}), true);
+      run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), jit_sample()}), true,
+      true);
 }
 
 // A ComfyUI-style node: a pyproject.toml for the registry that declares no
@@ -112,6 +119,78 @@ TEST(ProjectJitLoad, LoadInlineNodeBehindARegistryPyproject) {
   EXPECT_TRUE(written.ends_with("/node_ops/main.cpp")) << written;
   // The scratch directory is gone once check is done.
   EXPECT_FALSE(fs::exists(written.substr(at))) << written;
+}
+
+// ComfyUI-FeatherOps' shape: load() in a helper of a package's utils module,
+// its sources from a comprehension over the caller's arguments and its flags
+// from `common.copy()`; each kernel module calls the helper on import, one
+// after importing a module the interpreter lacks. Reading leaves all of it
+// unknown; importing the modules records each call, so both extensions are
+// linted with their own flags. A JIT-built library is built by the torch
+// that loads it: no target is asked of it.
+TEST(ProjectJitLoad, ArgumentsOfAHelperAreRecordedWhenItsCallersAreImported) {
+  const std::string dir = make_temp_dir() + "/feather";
+  write_file(dir, "pkg/__init__.py", "");
+  write_file(dir, "pkg/kern/__init__.py", "");
+  write_file(dir, "pkg/kern/utils.py",
+             "import os\n"
+             "from torch.utils import cpp_extension\n"
+             "import not_installed_sdk\n"
+             "SDK = os.path.dirname(not_installed_sdk.__file__)\n"
+             "def load_ext(name: str, cur_dir: str, files: str | list[str], extra=None) -> None:\n"
+             "    files = [files] if isinstance(files, str) else files\n"
+             "    common = ['-O3', '-DFEATHER_COMMON']\n"
+             "    cflags = common.copy()\n"
+             "    if extra:\n"
+             "        cflags.extend(extra)\n"
+             "    cpp_extension.load(\n"
+             "        name=name,\n"
+             "        sources=[os.path.join(cur_dir, f) for f in files],\n"
+             "        extra_cflags=cflags,\n"
+             "        is_python_module=False,\n"
+             "    )\n");
+  write_file(dir, "pkg/kern/gemm.py",
+             "import os\nimport torch._inductor.config\nfrom .utils import load_ext\n"
+             "load_ext('gemm_ext', os.path.dirname(__file__), 'gemm.cpp', ['-DGEMM_ONLY'])\n");
+  write_file(dir, "pkg/kern/conv.py",
+             "import os\nimport torch\nfrom .utils import load_ext\nload_ext('conv_ext', os.path.dirname(__file__), ['conv.cpp'])\n"
+             "def op(x: torch.Tensor | None):\n    return x\n");
+  for (const char* name : {"gemm", "conv"})
+    write_file(dir, std::string("pkg/kern/") + name + ".cpp",
+               "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/tensor.h>\n"
+               "torch::stable::Tensor " + std::string(name) + "(torch::stable::Tensor t) { return t; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+  const auto j = r.json();
+  EXPECT_EQ(unit_names(j), (std::set<std::string>{"gemm.cpp", "conv.cpp"})) << j.dump(1);
+  for (const auto& f : j["findings"]) {
+    // Nothing is left unknown, and no target is asked of a JIT build.
+    EXPECT_NE(f["rule"], "project-flag-unresolved") << f.dump(1);
+    EXPECT_NE(f["rule"], "build-extension-without-target") << f.dump(1);
+    if (f["rule"] == "build-target-version-missing") {
+      EXPECT_EQ(f["severity"], "note") << f.dump(1);
+    }
+  }
+  const auto& facts = project_subject(j)->at("facts");
+  EXPECT_EQ(facts.at("extension gemm_ext").get<std::string>(), "load() at pkg/kern/utils.py:11, 1 source");
+  EXPECT_EQ(facts.at("extension conv_ext").get<std::string>(), "load() at pkg/kern/utils.py:11, 1 source");
+  EXPECT_NE(facts.at("extension gemm_ext c++ flags").get<std::string>().find("-O3 -DFEATHER_COMMON -DGEMM_ONLY"),
+            std::string::npos)
+      << facts.dump(1);
+  EXPECT_EQ(facts.at("extension conv_ext c++ flags").get<std::string>().find("GEMM_ONLY"), std::string::npos);
+  EXPECT_EQ(facts.at("configuration extension gemm_ext (cxx)").get<std::string>(),
+            "cpp_extension.load() recorded when its module was imported, line 11, 1 source");
+  EXPECT_NE(facts.at("given to the imported modules: module").get<std::string>().find("not_installed_sdk"),
+            std::string::npos)
+      << facts.dump(1);
+
+  // --no-run-build reads the calls: the helper's values are unknown, and say so.
+  auto s = run_torchabi({"check", "--no-run-build", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(s.exit_code, 2) << s.err << s.out;
+  bool unknown = false;
+  const auto read = s.json();
+  for (const auto& f : read["findings"]) unknown |= f["rule"] == "project-flag-unresolved";
+  EXPECT_TRUE(unknown) << s.out;
 }
 
 // A module whose only load() is not torch's: nothing to check.

@@ -30,6 +30,11 @@ void keep_what_rests_on_known_flags(findings::Report& lint);
 void keep_what_rests_on_resolved_flags(const inputs::ProjectBuild& project, const std::string& platform,
                                        findings::Report& lint);
 
+// build-target-version-missing on sources that only cpp_extension.load()
+// compiles (BuildConfiguration::built_by_running_torch) becomes a note.
+void keep_targets_of_shipped_libraries(const inputs::ProjectBuild& project, const std::string& platform,
+                                       findings::Report& lint);
+
 // source-inactive-branch findings in a branch that no configuration of the
 // project (any extension, compiler or platform) compiles become notes.
 void note_branches_no_configuration_compiles(const inputs::ProjectBuild& project, findings::Report& lint);

@@ -1,6 +1,7 @@
 // build-extension-without-target: a library whose stable sources no compiler
 // builds with TORCH_TARGET_VERSION. Reported once, at the line that declares
 // it, in place of one build-target-version-missing per file.
+#include <algorithm>
 #include <map>
 
 #include "analyzers/build/checks.h"
@@ -29,6 +30,10 @@ void check_target_missing(const ProjectView& view, findings::Report& report) {
       compilers += (compilers.empty() ? "" : " and ") + lc->config->compiler;
     }
     if (any_target) continue;
+    // Built by the torch that loads it (cpp_extension.load): no other
+    // release ever loads it, so there is nothing to target.
+    if (std::all_of(configs.begin(), configs.end(), [](const LintedConfiguration* lc) { return lc->config->built_by_running_torch; }))
+      continue;
     const inputs::BuildConfiguration& c = *configs.front()->config;
     findings::Finding f = at_declaration("build-extension-without-target", c);
     f.location.symbol = "TORCH_TARGET_VERSION";

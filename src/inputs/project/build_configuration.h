@@ -23,6 +23,10 @@ struct BuildConfiguration {
   // False for a kernel-builder backend that [torch.stable-abi] does not
   // list: its code is legacy by design and is not held to the stable ABI.
   bool stable_expected = true;
+  // Compiled just in time by the torch that then loads it
+  // (cpp_extension.load/load_inline): it never meets another release, so
+  // what it would need of one is moot.
+  bool built_by_running_torch = false;
   std::vector<std::string> sources;  // absolute
   // The compile command without the source and output: compiler first, then
   // flags in the order the build passes them.

@@ -155,6 +155,11 @@ CudaStandIn write_cuda_stand_in(const std::string& dir, bool machine_toolkit) {
   set("CMAKE_CUDA_COMPILER_LIBRARY_ROOT", root);
   set("CMAKE_CUDA_STANDARD_COMPUTED_DEFAULT", "17");
   set("CMAKE_CUDA_EXTENSIONS_COMPUTED_DEFAULT", "OFF");
+  // nvcc 12 compiles C++20, but CMake before 3.26 knows no flag for CUDA20
+  // and refuses a target with CUDA_STANDARD 20 ("requires the language
+  // dialect CUDA20"); its Compiler module sets only 03 to 17, so these stay.
+  set("CMAKE_CUDA20_STANDARD_COMPILE_OPTION", "-std=c++20");
+  set("CMAKE_CUDA20_EXTENSION_COMPILE_OPTION", "-std=c++20");
   set("CMAKE_CUDA_COMPILER_PRODUCED_OUTPUT", dryrun);
   // A project's own value (set() or -D) wins; this only spares CMake the
   // detection, which would run the compiler.

@@ -556,8 +556,34 @@ CompileCommand jit_load_command(const JitLoad& load, const std::string& source, 
   return c;
 }
 
+namespace {
+
+// The calls of `file` as read, with every one that was recorded on import
+// replaced by what was recorded at its line (a helper called by several
+// modules: one call read, several recorded). What the reading could not
+// resolve stays only while some call of the file was not recorded.
+JitLoads with_recorded(JitLoads read, const std::string& file, const std::vector<JitLoad>& recorded) {
+  JitLoads out;
+  bool all = !read.loads.empty();
+  for (auto& l : read.loads) {
+    bool found = false;
+    for (const auto& r : recorded)
+      if (r.file == file && r.ext.line == l.ext.line && r.function == l.function) {
+        out.loads.push_back(r);
+        found = true;
+      }
+    if (!found) out.loads.push_back(std::move(l));
+    all &= found;
+  }
+  if (!all) out.notes = std::move(read.notes);
+  return out;
+}
+
+}  // namespace
+
 ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::string>& py_files,
-                                 const TorchLocation& torch, const std::vector<std::string>& defines) {
+                                 const TorchLocation& torch, const std::vector<std::string>& defines,
+                                 const std::vector<JitLoad>* recorded) {
   using namespace jit_load_detail;
   const std::string root = fs::absolute(dir).lexically_normal().string();
   const std::vector<std::string> files = py_files.empty() ? find_jit_load_files(root) : py_files;
@@ -567,7 +593,11 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
   std::vector<std::string> shown_files;
   for (const auto& f : files) shown_files.push_back(fs::path(f).lexically_relative(root).generic_string());
   b.facts.emplace_back("build description", "cpp_extension.load() / load_inline() calls in " +
-                                                text::join(shown_files, ", ") + " (read, not run)");
+                                                text::join(shown_files, ", ") +
+                                                (recorded && !recorded->empty()
+                                                     ? " (their modules imported with load() recorded; calls not "
+                                                       "made on import read, not run)"
+                                                     : " (read, not run)"));
   b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + text::join(torch.include_dirs, " ") : torch.how);
   std::string inline_dir;
   size_t unreadable = 0;
@@ -582,6 +612,8 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
       b.notes.push_back({f, 0, std::string(e.what()) + ": its cpp_extension.load() calls are not read"});
       continue;
     }
+    const std::string canonical = fs::absolute(f).lexically_normal().string();
+    if (recorded) loads = with_recorded(std::move(loads), canonical, *recorded);
     b.notes.insert(b.notes.end(), loads.notes.begin(), loads.notes.end());
     const std::string where = fs::path(f).lexically_relative(root).generic_string();
     for (const auto& l : loads.loads) {
@@ -607,10 +639,11 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
         proto.unit = label;
         proto.compiler = c.arguments[0] == "nvcc" ? "nvcc" : "cxx";
         proto.platform = "linux";
-        proto.method = "cpp_extension." + l.function + "() read";
+        proto.method = "cpp_extension." + l.function + (l.recorded ? "() recorded when its module was imported" : "() read");
         proto.file = l.file;
         proto.line = l.ext.line;
         proto.unresolved = proto.compiler == "nvcc" ? l.ext.unresolved_nvcc : l.ext.unresolved_cxx;
+        proto.built_by_running_torch = true;
         add_to_configuration(b, proto, c);
       }
     }

@@ -29,6 +29,7 @@ struct JitLoad {
   bool standalone = false;          // is_standalone=True: no TORCH_EXTENSION_NAME / TORCH_API_INCLUDE_EXTENSION_H
   bool with_cuda_given = false;     // with_cuda= was a literal boolean
   bool inline_written = false;      // load_inline: main.cpp / cuda.cu written to a scratch directory
+  bool recorded = false;            // recorded when its module was imported (jit_run.h), not read
 };
 
 struct JitLoads {
@@ -70,8 +71,12 @@ CompileCommand jit_load_command(const JitLoad& load, const std::string& source, 
 // extension and compiler, method "cpp_extension.load() read". load_inline
 // sources go to a scratch directory that the compile commands point into:
 // remove_jit_scratch_dirs() once they are linted (else at a normal exit).
+// `recorded`: the calls made when the modules were imported (jit_run.h);
+// each replaces the call read at its file and line, and a file whose every
+// call was recorded drops what its reading could not resolve.
 ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::string>& py_files,
-                                 const TorchLocation& torch, const std::vector<std::string>& defines);
+                                 const TorchLocation& torch, const std::vector<std::string>& defines,
+                                 const std::vector<JitLoad>* recorded = nullptr);
 
 // Removes the scratch directories of load_inline sources written so far.
 void remove_jit_scratch_dirs();

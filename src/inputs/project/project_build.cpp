@@ -4,6 +4,7 @@
 #include "common/text.h"
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/jit_load.h"
+#include "inputs/project/jit_run.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
 #include "inputs/project/stated_requirements.h"
@@ -61,10 +62,21 @@ void fill_compile_db(ProjectBuild& b, const std::string& platform) {
   std::set<std::string> stable_sources;
   for (const auto& conf : b.configurations)
     if (conf.platform == platform && conf.stable_expected) stable_sources.insert(conf.sources.begin(), conf.sources.end());
+  std::set<std::string> absent;
   for (const auto& conf : b.configurations) {
     if (conf.platform != platform) continue;
     for (const auto& src : conf.sources) {
       if (!conf.stable_expected && !stable_sources.count(src)) continue;
+      // A source the build writes (a generated placeholder, autogen output)
+      // or that is missing is the build's business, not a reason to stop:
+      // the others are linted, and the report says which was not.
+      if (std::error_code ec; !fs::is_regular_file(fs::path(conf.directory) / src, ec)) {
+        if (absent.insert(src).second)
+          b.notes.push_back({conf.file, conf.line,
+                             "source " + src + " of " + conf.label() +
+                                 " is not in the project (the build generates it, or it is missing): not linted"});
+        continue;
+      }
       CompileCommand c;
       c.file = src;
       c.directory = conf.directory;
@@ -484,6 +496,44 @@ std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::
   return e;
 }
 
+// A project built with cpp_extension.load() (a directory of modules, or a
+// setup.py that declares no extension and has no CMakeLists.txt): its
+// modules imported with load() recorded. nullopt: not such a project, or
+// the import could not run (a note says why when the static reading follows).
+std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, const TorchLocation& torch,
+                                               const ProjectOptions& options) {
+  const fs::path file(build_file);
+  std::error_code ec;
+  std::string dir;
+  if (fs::is_directory(file, ec)) {
+    dir = build_file;
+  } else if (file.filename() == "setup.py" && !fs::is_regular_file(file.parent_path() / "CMakeLists.txt", ec) &&
+             read_setup_py(build_file).extensions.empty()) {
+    dir = file.parent_path().string();
+  } else {
+    return std::nullopt;
+  }
+  const std::vector<std::string> files = find_jit_load_files(dir);
+  if (files.empty()) return std::nullopt;
+  JitRunResult run = run_jit_loads(dir, files, torch, options);
+  if (!run.ran || run.loads.empty()) {
+    // No call made on import (load() in functions nobody calls at import):
+    // the reading's own notes say what it could not resolve.
+    ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines);
+    if (!run.ran)
+      b.notes.insert(b.notes.begin(), {dir, 0, "the modules that call cpp_extension.load() could not be imported (" +
+                                                   run.failure + "): their calls were read instead"});
+    return b;
+  }
+  ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, &run.loads);
+  b.notes.insert(b.notes.end(), run.notes.begin(), run.notes.end());
+  b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
+  b.facts.emplace_back("build environment", "the modules were imported " + run.how);
+  if (file.filename() == "setup.py")
+    b.facts.insert(b.facts.begin(), {"setup.py", "declares no CppExtension or CUDAExtension: cpp_extension.load() calls were recorded"});
+  return b;
+}
+
 }  // namespace
 
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
@@ -539,7 +589,9 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
                              "CMakeLists.txt could not be configured (" + run.failure + "): read statically instead"};
     }
   }
-  ProjectBuild b = read_statically(build_file, torch, options.defines);
+  std::optional<ProjectBuild> imported;
+  if (options.run_build) imported = import_jit_modules(build_file, torch, options);
+  ProjectBuild b = imported ? std::move(*imported) : read_statically(build_file, torch, options.defines);
   if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
   if (fallback) {
     b.notes.insert(b.notes.begin(), *fallback);

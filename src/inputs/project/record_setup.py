@@ -201,6 +201,12 @@ class Permissive:
     def __enter__(self):
         return self
 
+    # `torch.Tensor | None` in an annotation evaluated at import.
+    def __or__(self, other):
+        return self
+
+    __ror__ = __or__
+
     def __exit__(self, *exc):
         return False
 
@@ -231,7 +237,9 @@ PROBED_DUNDERS = {"__path__", "__file__", "__spec__", "__loader__", "__all__", "
 def permissive_module(name, given, why):
     module = types.ModuleType(name)
     module.__path__ = []  # a package: `from x.y import z` works too
-    module.__file__ = None
+    # A path, not None: scripts compute directories from it (os.path.dirname(
+    # mod.__file__)); nothing is there, so existence checks still say absent.
+    module.__file__ = os.path.join(os.sep, "nonexistent", "torchabi-stand-in", *name.split("."), "__init__.py")
 
     def missing(attr):
         # What Python itself probes for stays absent; torch.__config__ and
@@ -322,11 +330,17 @@ class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Last on sys.meta_path: a module the project imports that no finder
     has (a build-only package) is a permissive stand-in."""
 
-    def __init__(self, project, given):
+    def __init__(self, project, given, standin_torch=False):
         self.project, self.given, self.made = project, given, set()
+        self.standin_torch = standin_torch
 
     def find_spec(self, name, path, target=None):
         top = name.split(".")[0]
+        if top == "torch" and name != top and self.standin_torch and from_project(self.project):
+            # The stand-in models what build scripts read of torch; a module
+            # importing torch._inductor or torch.distributed still imports.
+            self.given.add("module", f"{name} (a module of torch the stand-in does not model: permissive)")
+            return importlib.util.spec_from_loader(name, self, is_package=True)
         if name != top and top not in self.made:
             return None  # a real package lacks a submodule: its own error
         if top in ("torch",) or not from_project(self.project):
@@ -871,7 +885,7 @@ def main():
     except ImportError:
         pass
     alias_vendored(given)
-    sys.meta_path.append(MissingModules(project, given))
+    sys.meta_path.append(MissingModules(project, given, standin_torch=info["torch"] is None))
     placeholders = Placeholders(project, given)
     placeholders.read_submodules()
     placeholders.install()

@@ -433,19 +433,22 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
           return again;
         };
         // Scripts that branch on the CUDA release (a download for some, an
-        // assert for others): once more with the next major.
-        const PlatformRun newer = rerun("cuda-" + std::string(kNewerStandInCudaVersion), [&](std::vector<std::string>& argv) {
-          for (size_t k = 0; k + 1 < argv.size(); ++k) {
-            if (argv[k] == "--cuda-version") argv[k + 1] = kNewerStandInCudaVersion;
-            if (argv[k] == "--cuda-home") argv[k + 1] += std::string("-") + kNewerStandInCudaVersion;
-          }
-        });
-        std::string newer_why;
-        rec = outcome(newer, newer_why);
-        if (rec)
+        // assert for others): again with the other releases CI builds use.
+        for (const char* version : kOtherStandInCudaVersions) {
+          const PlatformRun other = rerun("cuda-" + std::string(version), [&](std::vector<std::string>& argv) {
+            for (size_t k = 0; k + 1 < argv.size(); ++k) {
+              if (argv[k] == "--cuda-version") argv[k + 1] = version;
+              if (argv[k] == "--cuda-home") argv[k + 1] += std::string("-") + version;
+            }
+          });
+          std::string other_why;
+          rec = outcome(other, other_why);
+          if (!rec) continue;
           b.notes.push_back({script.string(), 0,
                              "setup.py failed with CUDA " + std::string(kStandInCudaVersion) + " (" + why +
-                                 "): its configuration with CUDA " + kNewerStandInCudaVersion + " was recorded instead"});
+                                 "): its configuration with CUDA " + version + " was recorded instead"});
+          break;
+        }
         // Scripts that insist on a CUDA toolchain they can use (an nvcc that
         // compiles, a GPU) fail where CUDA looks available: their CPU
         // configuration is still a configuration the build ships.

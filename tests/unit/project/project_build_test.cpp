@@ -62,6 +62,25 @@ TEST(ProjectBuild, TheUsersStandardWinsOverTorchsDefault) {
   EXPECT_EQ(std::find(c.arguments.begin(), c.arguments.end(), "-DPy_LIMITED_API=0x030A0000"), c.arguments.end());
 }
 
+// MSLK's CMake names a placeholder it writes into the build tree when a
+// library has no sources of its own: a source that is not there is a note,
+// and the others are linted (it used to stop the whole check).
+TEST(ProjectBuild, ASourceTheBuildGeneratesIsANoteNotTheEnd) {
+  const fs::path dir = fs::temp_directory_path() / ("torchabi-generated-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "CMakeLists.txt") << "add_library(ops SHARED ops.cpp ${CMAKE_CURRENT_BINARY_DIR}/gen_placeholder.cpp)\n";
+  std::ofstream(dir / "ops.cpp") << "int ops() { return 0; }\n";
+  ProjectBuild b = read_project_build((dir / "CMakeLists.txt").string(), standin_torch());
+  ASSERT_EQ(b.db.commands.size(), 1u);
+  EXPECT_EQ(b.db.commands[0].file, (dir / "ops.cpp").string());
+  bool noted = false;
+  for (const auto& n : b.notes)
+    noted |= n.message.find("gen_placeholder.cpp of target ops") != std::string::npos &&
+             n.message.find("not in the project") != std::string::npos;
+  EXPECT_TRUE(noted);
+  fs::remove_all(dir);
+}
+
 TEST(ProjectBuild, NoSetupPyNoBuildDescription) {
   const fs::path dir = fs::temp_directory_path() / ("torchabi-nosetup-" + std::to_string(::getpid()));
   fs::create_directories(dir);

@@ -32,10 +32,11 @@ namespace torchabi::inputs {
 // passes the version checks real scripts make (`sm100 requires 12.9`) and
 // accepts every C++/CUDA dialect CMake knows.
 inline constexpr const char* kStandInCudaVersion = "12.9";
-// What a setup.py that fails with kStandInCudaVersion is run with once more:
-// scripts branch on the CUDA major (FlashAttention-3 downloads an nvcc 12.6
-// from the network for 12.x other than 12.8, and uses the machine's for 13+).
-inline constexpr const char* kNewerStandInCudaVersion = "13.0";
+// What a setup.py that fails with kStandInCudaVersion is run with again, in
+// turn, until one run records: scripts branch on the CUDA release
+// (FlashAttention-3 downloads an nvcc 12.6 from the network for 12.x other
+// than 12.8 and uses the machine's for 13+; its forks pin 12.8 exactly).
+inline constexpr const char* kOtherStandInCudaVersions[] = {"13.0", "12.8"};
 
 struct BuildEnvironmentRequest {
   std::string scratch;                  // the only writable tree (the copy lives in it)

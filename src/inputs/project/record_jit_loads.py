@@ -1,0 +1,218 @@
+"""Imports the Python modules of a project that build extensions just in time
+(torch.utils.cpp_extension.load) with load() recorded instead of run, and
+writes every call's arguments as one JSON document.
+
+Reading load() calls without running them (src/inputs/project/jit_load.cpp)
+fails where a project wraps load() in a helper whose arguments come from its
+callers (`def load_ext(name, cur_dir, sources): ... load(name=name,
+sources=[os.path.join(cur_dir, s) for s in sources], ...)`, called by each
+kernel module). Importing those modules, as the application would, gives
+each call's real values. torchabi (src/inputs/project/jit_run.cpp) writes
+this file next to record_setup.py, whose build environment it shares (the
+stand-in torch, permissive stand-ins for missing modules, placeholders, the
+stand-in CUDA toolkit), and runs, sandboxed, in a temporary copy:
+
+    python record_jit_loads.py --out FILE --cuda-home DIR [...] PROJECT PY_FILE...
+
+PY_FILE: the modules that call load(). Imported are those of them that call
+it at module level, and every module of the project that calls, at module
+level, a function of theirs that calls load(). Nothing is compiled: load()
+returns a permissive stand-in module. A module that raises is named in
+"failures"; what it recorded before raising is kept.
+
+Exit status: 0 with the JSON written; 2 on bad usage.
+"""
+
+import argparse
+import ast
+import importlib
+import json
+import os
+import runpy
+import sys
+import traceback
+
+import record_setup as rs
+
+MAX_FILES = 4000
+MAX_BYTES = 1 << 20
+SKIPPED_DIRS = {"build", "dist", "venv", "env", "site-packages", "node_modules", "third_party", "third-party",
+                "3rdparty", "external", "__pycache__"}
+
+
+def parse_args():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", required=True)
+    p.add_argument("--cuda-home", required=True)
+    p.add_argument("--cuda-version", default=rs.STANDIN_CUDA_VERSION)
+    p.add_argument("--no-torch", action="store_true")
+    p.add_argument("--torch-surface")
+    p.add_argument("--torch-version")
+    p.add_argument("--torch-include")
+    p.add_argument("project")
+    p.add_argument("files", nargs="+")
+    return p.parse_args()
+
+
+def parse(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        return None if len(data) > MAX_BYTES else ast.parse(data, path)
+    except (OSError, SyntaxError, ValueError):
+        return None
+
+
+def called_name(call):
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+
+
+def module_level_calls(tree):
+    """Calls made when the module is imported: outside def and class bodies."""
+    out, todo = [], list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call):
+            out.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def loading_functions(tree):
+    """Names of the functions of `tree` whose body calls load()."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if any(isinstance(n, ast.Call) and called_name(n) == "load" for n in ast.walk(node)):
+                names.add(node.name)
+    return names
+
+
+def project_files(project):
+    seen = 0
+    for root, dirs, files in os.walk(project):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS
+                         and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                seen += 1
+                if seen > MAX_FILES:
+                    return
+                yield os.path.join(root, name)
+
+
+def modules_to_import(project, files):
+    """The load() modules that call it on import, then the project's modules
+    that call one of their loading functions on import."""
+    chosen, helpers = [], set()
+    for path in files:
+        tree = parse(path)
+        if tree is None:
+            continue
+        if any(called_name(c) == "load" for c in module_level_calls(tree)):
+            chosen.append(path)
+        helpers |= loading_functions(tree)
+    if helpers:
+        for path in project_files(project):
+            if path in chosen or os.path.basename(path) in ("setup.py", "conftest.py"):
+                continue
+            tree = parse(path)
+            if tree is not None and any(called_name(c) in helpers for c in module_level_calls(tree)):
+                chosen.append(path)
+    return chosen
+
+
+def import_file(path, project):
+    """Imports `path` under its package name when it is in a package (its
+    relative imports need one), else runs it as a module of its own."""
+    directory, parts = os.path.dirname(path), [os.path.splitext(os.path.basename(path))[0]]
+    while directory != project and os.path.isfile(os.path.join(directory, "__init__.py")):
+        parts.insert(0, os.path.basename(directory))
+        directory = os.path.dirname(directory)
+    if len(parts) > 1:
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
+        importlib.import_module(".".join(parts))
+    else:
+        runpy.run_path(path, run_name=parts[0])
+
+
+def main():
+    args = parse_args()
+    project = os.path.abspath(args.project)
+    args.out, args.cuda_home = os.path.abspath(args.out), os.path.abspath(args.cuda_home)
+    rs.make_cuda_home(args.cuda_home, args.cuda_version)
+    os.environ.update({"CUDA_HOME": args.cuda_home, "CUDA_PATH": args.cuda_home, "FORCE_CUDA": "1"})
+    os.chdir(project)
+    sys.path[0] = project
+    sys.dont_write_bytecode = True
+    given = rs.Given()
+    import setuptools  # noqa: F401  (the stand-in torch builds on it)
+
+    torch = cpp_extension = None
+    real_torch = False
+    if not args.no_torch:
+        try:
+            import torch
+            import torch.utils.cpp_extension as cpp_extension
+            if rs.older_than_headers(str(torch.__version__), args.torch_version):
+                given.add("torch", f"the interpreter's torch {torch.__version__} is older than the headers in use "
+                                   f"({args.torch_version}): the stand-in torch of the headers' release instead")
+                raise ImportError("older than the headers")
+            real_torch = True
+        except Exception:
+            for name in [m for m in sys.modules if m == "torch" or m.startswith("torch.")]:
+                del sys.modules[name]
+            torch = cpp_extension = None
+    if cpp_extension is None:
+        torch, cpp_extension = rs.standin_torch(args.cuda_home, setuptools, rs.load_surface(args.torch_surface),
+                                                args.torch_version or rs.STANDIN_TORCH_VERSION, args.cuda_version,
+                                                given, args.torch_include)
+    rs.cuda_looks_available(torch, cpp_extension, args.cuda_home, args.cuda_version)
+
+    records = []
+
+    def load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_ldflags=None,
+             extra_include_paths=None, build_directory=None, verbose=False, with_cuda=None,
+             is_python_module=True, is_standalone=False, keep_intermediates=True, **_):
+        file, line = rs.project_frame(project, traceback.extract_stack()[:-1])
+        sources = [sources] if isinstance(sources, (str, os.PathLike)) else sources
+        records.append({
+            "name": str(name),
+            "sources": [os.path.abspath(s) for s in rs.strings(sources or [])],
+            "extra_cflags": rs.strings(extra_cflags or []),
+            "extra_cuda_cflags": rs.strings(extra_cuda_cflags or []),
+            "extra_include_paths": [os.path.abspath(s) for s in rs.strings(extra_include_paths or [])],
+            "with_cuda": None if with_cuda is None else bool(with_cuda),
+            "is_standalone": bool(is_standalone),
+            "file": file,
+            "line": line,
+        })
+        return rs.Permissive(f"the extension {name}", given)
+
+    cpp_extension.load = load
+    # load_inline's literal sources are read without running (jit_load.cpp);
+    # an installed torch's would compile them here.
+    cpp_extension.load_inline = lambda name, *a, **k: rs.Permissive(f"the extension {name}", given)
+    rs.alias_vendored(given)
+    sys.meta_path.append(rs.MissingModules(project, given, standin_torch=not real_torch))
+    placeholders = rs.Placeholders(project, given)
+    placeholders.read_submodules()
+    placeholders.install()
+
+    failures = []
+    for path in modules_to_import(project, [os.path.abspath(f) for f in args.files]):
+        try:
+            import_file(path, project)
+        except BaseException as e:  # noqa: B902  the module's failure, whatever it is
+            failures.append(rs.one_line(e, project))
+    with open(args.out, "w") as f:
+        json.dump({"loads": records, "failures": failures, "given": [list(g) for g in given.items]}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
