@@ -45,6 +45,15 @@ std::string make_temp_dir() {
 }
 
 RunResult run_torchabi(const std::vector<std::string>& args, const std::string& cwd) {
+  return run_torchabi_wrapped({}, args, cwd);
+}
+
+RunResult run_torchabi_under_ulimit(long kb, const std::vector<std::string>& args, const std::string& cwd) {
+  return run_torchabi_wrapped({"sh", "-c", "ulimit -v " + std::to_string(kb) + " && exec \"$@\"", "sh"}, args, cwd);
+}
+
+RunResult run_torchabi_wrapped(const std::vector<std::string>& wrapper, const std::vector<std::string>& args,
+                               const std::string& cwd) {
   const std::string dir = cwd.empty() ? make_temp_dir() : cwd;
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -56,13 +65,14 @@ RunResult run_torchabi(const std::vector<std::string>& args, const std::string& 
   posix_spawn_file_actions_adddup2(&fa, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&fa, err_pipe[1], 2);
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
-  std::vector<std::string> argv_s = {torchabi_binary()};
+  std::vector<std::string> argv_s = wrapper;
+  argv_s.push_back(torchabi_binary());
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  int rc = ::posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);

@@ -20,6 +20,11 @@ struct RunResult {
 // Runs `torchabi ARGS...` with the working directory `cwd` (default: a fresh
 // temporary directory per call, so no config file is picked up by accident).
 RunResult run_torchabi(const std::vector<std::string>& args, const std::string& cwd = "");
+// The same through a wrapper command (`setpriv ...`): WRAPPER... torchabi ARGS...
+RunResult run_torchabi_wrapped(const std::vector<std::string>& wrapper, const std::vector<std::string>& args,
+                               const std::string& cwd = "");
+// The same under `ulimit -v KB` (an address-space limit torchabi inherits).
+RunResult run_torchabi_under_ulimit(long kb, const std::vector<std::string>& args, const std::string& cwd = "");
 
 // Paths provided by CMake.
 std::string torchabi_binary();

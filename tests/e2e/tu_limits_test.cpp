@@ -10,6 +10,10 @@
 namespace torchabi::e2e::lint {
 namespace {
 
+// An address space torchabi itself, libclang loaded, runs in, which the huge
+// unit below needs more than.
+constexpr long kInheritedLimitKb = 600000;
+
 // 200,000 small functions: clang needs seconds and hundreds of MiB for it,
 // far past the tiny limits the tests give.
 std::string write_huge_tu(const std::string& dir) {
@@ -46,6 +50,30 @@ TEST(TuLimits, PastTheMemoryLimitIsNotAnalysedAndTheOthersAre) {
   const std::string small = write_file(dir, "small.cpp", "int g(int x) { return x; }\n");
   auto r = lint_json({"--tu-memory", "64M", "--jobs", "2", huge, small, "--", "-std=c++17"});
   expect_one_over_limit(r, huge, small, "64 MiB");
+}
+
+// An address-space limit torchabi inherits (ulimit -v) below --tu-memory is
+// the one a unit runs under: the unit past it is named with that limit and
+// where it came from (not --tu-memory's 8 GiB), the other unit is analysed,
+// and nothing reaches the user as bad_alloc or an internal error.
+TEST(TuLimits, AnInheritedUlimitBelowTuMemoryIsNamedAsTheLimit) {
+  const std::string dir = make_temp_dir();
+  const std::string huge = write_huge_tu(dir);
+  const std::string small = write_file(dir, "small.cpp", "int g(int x) { return x; }\n");
+  const long kb = kInheritedLimitKb;
+  auto r = run_torchabi_under_ulimit(kb, {"lint", "--format", "json", "--cache-dir", make_temp_dir(), "--jobs", "2",
+                                          huge, small, "--", "-std=c++17"});
+  expect_one_over_limit(r, huge, small, "inherited from the environment (ulimit -v " + std::to_string(kb));
+  for (const auto& f : r.json()["findings"])
+    if (f["rule"] == "source-tu-over-limit")
+      EXPECT_EQ(f["message"].get<std::string>().find("(--tu-memory raises it)"), std::string::npos) << f.dump(1);
+  EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+
+  // A --tu-memory below the ulimit is the limit again, named as such.
+  auto lower = run_torchabi_under_ulimit(kb, {"lint", "--format", "json", "--cache-dir", make_temp_dir(), "--jobs",
+                                              "2", "--tu-memory", "64M", huge, small, "--", "-std=c++17"});
+  expect_one_over_limit(lower, huge, small, "64 MiB (--tu-memory raises it)");
 }
 
 // The rule's fixture pair: a few lines whose constant evaluation costs clang

@@ -8,9 +8,11 @@
 #include <sstream>
 #include <cstdio>
 #include <ctime>
+#include <new>
 
 #include "analyzers/source/cursor_utils.h"
 #include "analyzers/source/libclang_loader/libclang_loader.h"
+#include "analyzers/source/tu_runner.h"
 
 namespace torchabi::source {
 
@@ -511,6 +513,10 @@ CXErrorCode try_parse(CXIndex index, const std::string& file, const std::vector<
   CXErrorCode rc = clang_parseTranslationUnit2(index, file.c_str(), argv.data(), static_cast<int>(argv.size()),
                                                nullptr, 0, options, out);
   const std::string verbose = capture.text();
+  // Under a memory limit (tu_runner.h) an allocation that fails inside the
+  // parse is a crash to libclang, which recovers from it; it is the limit,
+  // so it is thrown as such and the unit is reported as over it.
+  if (rc == CXError_Crashed && llvm_ran_out_of_memory(verbose)) throw std::bad_alloc();
   *search = parse_verbose_search_list(verbose);
   if (std::string rest = verbose_output_rest(verbose); !rest.empty()) {
     std::fwrite(rest.data(), 1, rest.size(), stderr);

@@ -257,15 +257,16 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
   } else {
     for (const auto& f : failures) {
       findings::Finding n;
-      // A file past --tu-timeout/--tu-memory (tu_runner.h) is an error, not a
-      // note: nothing in it was checked (no green without analysis).
-      const bool over_limit = f.message.find("(--tu-timeout raises it)") != std::string::npos ||
-                              f.message.find("(--tu-memory raises it)") != std::string::npos;
+      // A file past --tu-timeout/--tu-memory or the inherited ulimit -v
+      // (tu_runner.h) is an error, not a note: nothing in it was checked (no
+      // green without analysis).
+      const bool over_limit = hit_a_limit(f.message);
       n.rule = over_limit ? "source-tu-over-limit" : "source-tu-not-analysed";
       n.location.file = f.input;
       n.message = "not analysed: " + f.message;
-      n.help = over_limit ? "Raise the limit it hit (--tu-timeout SECONDS, --tu-memory SIZE; 0: no limit) or split "
-                            "the file; the other translation units were analysed."
+      n.help = over_limit ? "Raise the limit it hit (--tu-timeout SECONDS, --tu-memory SIZE, 0: no limit; or the "
+                            "ulimit -v torchabi inherited, which --tu-memory cannot raise) or split the file; the "
+                            "other translation units were analysed."
                           : "Check that the file exists and that its compile command is right; the other translation "
                             "units were analysed.";
       run.report.findings.push_back(std::move(n));

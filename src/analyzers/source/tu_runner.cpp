@@ -13,6 +13,7 @@
 #include <iostream>
 #include <poll.h>
 #include <string_view>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <chrono>
@@ -26,6 +27,9 @@ namespace torchabi::source {
 namespace {
 
 constexpr char kErrorTag = '\x01';
+// How an item past a limit is described (hit_a_limit recognises them).
+constexpr std::string_view kTimeLimitHit = "not finished within the time limit of ";
+constexpr std::string_view kMemoryLimitHit = "out of memory at the limit of ";
 // Written after a complete result: with it the parent need not wait for the
 // child's exit (tearing down a parsed TU's address space takes milliseconds)
 // to know the result is whole.
@@ -59,10 +63,44 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
+// What a child wrote on stderr (LLVM's fatal errors land there), read by
+// the parent when it finishes.
+std::string read_memfd(int fd) {
+  std::string out;
+  if (fd < 0) return out;
+  char buf[8192];
+  for (off_t off = 0;;) {
+    const ssize_t n = ::pread(fd, buf, sizeof buf, off);
+    if (n <= 0) break;
+    out.append(buf, size_t(n));
+    off += n;
+  }
+  return out;
+}
+
+// LLVM's words for an allocation that failed, and libclang's dump of the
+// arguments of the parse it then gave up: the report names the limit instead.
+std::string without_out_of_memory_chatter(const std::string& text) {
+  std::string out;
+  bool in_dump = false;
+  for (size_t at = 0; at < text.size();) {
+    size_t nl = text.find('\n', at);
+    const size_t end = nl == std::string::npos ? text.size() : nl + 1;
+    const std::string_view line(text.data() + at, end - at);
+    if (line.starts_with("libclang: crash detected")) in_dump = true;
+    const bool chatter = in_dump || line.starts_with("LLVM ERROR: out of memory") || line.starts_with("Allocation failed");
+    if (in_dump && line.starts_with("}")) in_dump = false;
+    if (!chatter) out.append(line);
+    at = end;
+  }
+  return out;
+}
+
 struct Child {
   size_t index;
   pid_t pid;
   int fd;
+  int err_fd;  // its stderr (a memfd), or -1
   std::string buffer;
   std::chrono::steady_clock::time_point started;
   bool timed_out = false;
@@ -75,15 +113,47 @@ IsolatedLimits& limits() {
 
 std::string gib(unsigned long long bytes) {
   if (bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (1ull << 20)) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
+// The memory limit a unit actually runs under: --tu-memory, unless the
+// address-space limit torchabi inherited (ulimit -v) is lower. The child only
+// ever lowers its limit: an inherited ulimit is the user's, kept even where
+// torchabi could raise it (as root).
+struct MemoryLimit {
+  unsigned long long bytes = 0;  // 0: none
+  bool inherited = false;        // from ulimit -v, not --tu-memory
+};
+
+MemoryLimit effective_memory_limit() {
+  MemoryLimit m{limits().memory_bytes, false};
+  rlimit r{};
+  if (::getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+      (m.bytes == 0 || static_cast<unsigned long long>(r.rlim_cur) < m.bytes))
+    m = {static_cast<unsigned long long>(r.rlim_cur), true};
+  return m;
+}
+
+// "8 GiB (--tu-memory raises it)", or for an inherited ulimit "390 MiB
+// inherited from the environment (ulimit -v 400000, below --tu-memory's 8 GiB; ...)".
+std::string describe_memory_limit(const MemoryLimit& m) {
+  if (!m.inherited) return gib(m.bytes) + " (--tu-memory raises it)";
+  const auto asked = limits().memory_bytes;
+  return gib(m.bytes) + " inherited from the environment (ulimit -v " + std::to_string(m.bytes >> 10) + ", " +
+         (asked ? "below --tu-memory's " + gib(asked) : std::string("while --tu-memory is 0")) +
+         "; raise the ulimit, --tu-memory cannot)";
 }
 
 // In the child: an allocation past the limit fails (std::bad_alloc, or LLVM's
 // fatal "out of memory") instead of the machine swapping or the OOM killer
 // choosing some other process.
-void limit_memory() {
-  if (const auto bytes = limits().memory_bytes) {
-    rlimit r{static_cast<rlim_t>(bytes), static_cast<rlim_t>(bytes)};
+void limit_memory(const MemoryLimit& m) {
+  if (m.bytes && !m.inherited) {
+    rlimit r{};
+    ::getrlimit(RLIMIT_AS, &r);
+    r.rlim_cur = static_cast<rlim_t>(m.bytes);
+    if (r.rlim_max == RLIM_INFINITY || r.rlim_max > r.rlim_cur) r.rlim_max = r.rlim_cur;
     ::setrlimit(RLIMIT_AS, &r);
   }
 }
@@ -99,6 +169,14 @@ void set_fork_barrier(std::function<void()> wait) { fork_barrier() = std::move(w
 
 void set_isolated_limits(IsolatedLimits l) { limits() = l; }
 IsolatedLimits isolated_limits() { return limits(); }
+
+bool hit_a_limit(std::string_view error) {
+  return error.find(kTimeLimitHit) != std::string_view::npos || error.find(kMemoryLimitHit) != std::string_view::npos;
+}
+
+bool llvm_ran_out_of_memory(std::string_view text) {
+  return text.find("LLVM ERROR: out of memory") != std::string_view::npos;
+}
 
 unsigned default_jobs() {
   unsigned n = std::thread::hardware_concurrency();
@@ -121,12 +199,33 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
   if (count > 0 && fork_barrier()) fork_barrier()();
   if (count > 0) libclang::load();
   if (jobs == 0) jobs = default_jobs();
+  const MemoryLimit memory = effective_memory_limit();
   std::vector<Child> running;
   size_t next = 0;
   bool waited = false;
   auto finish = [&](Child& c) {
     ::close(c.fd);
+    // What it wrote on stderr is passed on, except LLVM's words for an
+    // allocation that failed: that unit is reported as over the memory limit.
+    std::string err = read_memfd(c.err_fd);
+    if (c.err_fd >= 0) ::close(c.err_fd);
+    const bool out_of_memory = memory.bytes && llvm_ran_out_of_memory(err);
+    if (out_of_memory) err = without_out_of_memory_chatter(err);
+    if (!err.empty()) {
+      std::fflush(stderr);
+      write_all(STDERR_FILENO, err);
+    }
     IsolatedResult& done = results[c.index];
+    if (out_of_memory) {
+      // Whatever it handed back was cut short by the failed allocation.
+      int status = 0;
+      while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      done.ok = false;
+      done.output.clear();
+      done.error = std::string(kMemoryLimitHit) + describe_memory_limit(memory);
+      return;
+    }
     if (c.buffer.ends_with(kDoneTrailer) && (c.buffer.empty() || c.buffer[0] != kErrorTag)) {
       c.buffer.resize(c.buffer.size() - kDoneTrailer.size());
       done.ok = true;
@@ -140,17 +239,18 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
     }
     IsolatedResult& r = results[c.index];
     if (c.timed_out) {
-      r.error = "not finished within the time limit of " + std::to_string(limits().seconds) +
+      r.error = std::string(kTimeLimitHit) + std::to_string(limits().seconds) +
                 " s (--tu-timeout raises it)";
     } else if (!c.buffer.empty() && c.buffer[0] == kErrorTag && c.buffer.find("std::bad_alloc") != std::string::npos) {
-      r.error = "out of memory at the limit of " + gib(limits().memory_bytes) + " (--tu-memory raises it)";
+      r.error = std::string(kMemoryLimitHit) + describe_memory_limit(memory);
     } else if (WIFSIGNALED(status)) {
       r.error = std::string("crashed (signal ") + std::to_string(WTERMSIG(status)) + ": " + ::strsignal(WTERMSIG(status)) + ")";
       // Under the memory limit LLVM reports an allocation failure as a fatal
       // error and aborts, and a stack that cannot grow faults.
       const int sig = WTERMSIG(status);
-      if (limits().memory_bytes && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
-        r.error += "; if it ran out of memory, the limit is " + gib(limits().memory_bytes) + " (--tu-memory)";
+      if (memory.bytes && (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
+        r.error += "; if it ran out of memory, the limit is " +
+                   (memory.inherited ? describe_memory_limit(memory) : gib(memory.bytes) + " (--tu-memory)");
     } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && (c.buffer.empty() || c.buffer[0] != kErrorTag)) {
       r.ok = true;
       r.output = std::move(c.buffer);
@@ -169,6 +269,7 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
         ++next;
         continue;
       }
+      const int err_fd = ::memfd_create("torchabi-tu-stderr", MFD_CLOEXEC);
       std::cout.flush();
       std::cerr.flush();
       std::fflush(nullptr);
@@ -176,6 +277,7 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
       if (pid < 0) {
         ::close(fds[0]);
         ::close(fds[1]);
+        if (err_fd >= 0) ::close(err_fd);
         results[next].error = std::string("cannot start an analysis process: ") + std::strerror(errno);
         if (hooks.finished) hooks.finished(next, results[next]);
         ++next;
@@ -184,7 +286,8 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
       if (pid == 0) {
         temp_dirs::die_with_parent();
         ::close(fds[0]);
-        limit_memory();
+        if (err_fd >= 0) ::dup2(err_fd, STDERR_FILENO);
+        limit_memory(memory);
         std::string out;
         int code = 0;
         try {
@@ -205,7 +308,7 @@ std::vector<IsolatedResult> run_isolated(size_t count, unsigned jobs, const std:
         ::_exit(code);  // no destructors: the parent owns every shared resource
       }
       ::close(fds[1]);
-      running.push_back({next, pid, fds[0], {}, std::chrono::steady_clock::now()});
+      running.push_back({next, pid, fds[0], err_fd, {}, std::chrono::steady_clock::now()});
       if (hooks.started) hooks.started(next);
       ++next;
     }

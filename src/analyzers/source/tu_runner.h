@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace torchabi::source {
@@ -48,8 +49,19 @@ struct IsolatedLimits {
   unsigned seconds = 600;
   unsigned long long memory_bytes = 8ull << 30;
 };
+// The memory limit a child runs under is the lower of memory_bytes and the
+// address-space limit torchabi inherited (ulimit -v), which is never raised;
+// an item that hits it names the limit and where it came from.
 void set_isolated_limits(IsolatedLimits limits);
 IsolatedLimits isolated_limits();
+
+// Whether an item's error says it hit one of these limits (it was not
+// analysed for that reason alone), rather than crashed or failed.
+bool hit_a_limit(std::string_view error);
+
+// Whether what LLVM wrote on stderr says an allocation failed ("LLVM ERROR:
+// out of memory"): under the limit, that is the limit being hit.
+bool llvm_ran_out_of_memory(std::string_view stderr_text);
 
 // Called by run_isolated before it forks: how a thread that must not be
 // running during a fork (one inside the dynamic loader, see
