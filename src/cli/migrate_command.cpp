@@ -129,7 +129,7 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
       ++needs_flag;
       continue;
     }
-    std::cerr << "torchabi: note: " << shown_path(r.fix.file) << ": not fixed ("
+    std::cerr << "torchabi: note: " << reporters::escape_for_text(shown_path(r.fix.file)) << ": not fixed ("
               << (r.fix.description.empty() ? "'" + r.fix.replacement + "'" : r.fix.description) << "): " << r.reason
               << "\n";
   }
@@ -212,7 +212,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     if (a.dry_run) {
       std::string diff;
       for (const auto& f : checked.plan.files)
-        diff += unified_diff(f.before, f.after, shown_path(f.path));
+        diff += unified_diff(f.before, f.after, reporters::escape_for_text(shown_path(f.path)));  // one header line
       write_output(a.output, diff, a.sources.report_inputs(req));
       print_fix_summary(checked, a.unsafe_fixes, true);
       return diff.empty() ? kExitClean : kExitFindings;

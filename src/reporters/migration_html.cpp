@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "reporters/migration_reporter.h"
+#include "reporters/path_bytes.h"
 
 namespace torchabi::reporters {
 
@@ -11,7 +12,10 @@ using namespace torchabi::migration;
 
 namespace {
 
-std::string esc(const std::string& s) {
+// The page is UTF-8: text that is not (a file name with a byte 0xff) is
+// escaped as `ls -b` does first (path_bytes.h).
+std::string esc(const std::string& text) {
+  const std::string s = valid_utf8(text) ? text : escape_for_text(text);
   std::string out;
   for (char c : s) {
     switch (c) {

@@ -1,10 +1,12 @@
 // JSON for tools. Field names are a contract (docs/json-format.md): fields may
 // be added, never renamed or removed.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "reporters/migration_reporter.h"
 
 #include "common/json_io.h"
+#include "reporters/path_bytes.h"
 
 namespace torchabi::reporters {
 
@@ -18,8 +20,26 @@ json counts_json(const Counts& c) {
           {"blocked", c.blocked}, {"total", c.total()}, {"unchanged", c.unchanged}};
 }
 
+// A file name, and beside it, when it is not plain UTF-8, its exact bytes
+// percent-encoded in "<key>_bytes" (path_bytes.h; docs/json-format.md).
+void put_path(json& o, const std::string& key, const std::string& path) {
+  o[key] = path;
+  if (!plain_name(path)) o[key + "_bytes"] = percent_encode_bytes(path);
+}
+
+// A list of file names; when any is not plain, "<key>_bytes" lists every one
+// percent-encoded, in the same order.
+void put_paths(json& o, const std::string& key, const std::vector<std::string>& paths) {
+  o[key] = paths;
+  if (std::all_of(paths.begin(), paths.end(), [](const std::string& p) { return plain_name(p); })) return;
+  json bytes = json::array();
+  for (const auto& p : paths) bytes.push_back(percent_encode_bytes(p));
+  o[key + "_bytes"] = std::move(bytes);
+}
+
 json use_json(const findings::Location& l) {
-  json j = {{"file", l.file}};
+  json j = json::object();
+  put_path(j, "file", l.file);
   if (l.line) j["line"] = l.line;
   if (l.column) j["column"] = l.column;
   return j;
@@ -33,7 +53,7 @@ std::string render_plan_json(const MigrationPlan& p) {
   json j;
   j["tool"] = {{"name", "torchabi"}, {"version", TORCHABI_VERSION}};
   j["command"] = "migrate";
-  j["inputs"] = p.inputs;
+  put_paths(j, "inputs", p.inputs);
   json summary = counts_json(p.summary);
   summary["files_analysed"] = p.files_analysed;
   summary["files_with_work"] = p.files.size();
@@ -56,8 +76,8 @@ std::string render_plan_json(const MigrationPlan& p) {
               {"count", g.counts.total()},
               {"alternative", g.alternative.empty() ? json(nullptr) : json(g.alternative)},
               {"alternative_since", version_or_null(g.alternative_since)},
-              {"counts", counts_json(g.counts)},
-              {"files", g.files}};
+              {"counts", counts_json(g.counts)}};
+    put_paths(a, "files", g.files);
     a["uses"] = json::array();
     for (const auto& l : g.uses) a["uses"].push_back(use_json(l));
     j["apis"].push_back(a);
@@ -74,29 +94,36 @@ std::string render_plan_json(const MigrationPlan& p) {
   j["files"] = json::array();
   for (const auto& f : p.files) {
     json o = counts_json(f.counts);
-    o["path"] = f.path;
+    put_path(o, "path", f.path);
     j["files"].push_back(o);
   }
   j["order"] = json::array();
   for (size_t i = 0; i < p.order.size(); ++i) {
     const auto& g = p.order[i];
-    j["order"].push_back({{"step", i + 1}, {"files", g.files}, {"why", g.why}, {"counts", counts_json(g.counts)}});
+    json o = {{"step", i + 1}, {"why", g.why}, {"counts", counts_json(g.counts)}};
+    put_paths(o, "files", g.files);
+    j["order"].push_back(std::move(o));
   }
   j["steps"] = json::array();
   for (const auto& s : p.steps) {
-    json o = {{"id", s.id}, {"kind", s.kind}, {"files", s.files}, {"counts", counts_json(s.counts)},
+    json o = {{"id", s.id}, {"kind", s.kind}, {"counts", counts_json(s.counts)},
               {"uses_left", s.counts.total()}, {"why", s.why}, {"builds", s.builds}, {"blockers", s.blockers},
               {"after", s.after}, {"keep_legacy_module", s.keep_legacy_module}};
+    put_paths(o, "files", s.files);
     o["edits"] = json::array();
-    for (const auto& e : s.edits) o["edits"].push_back({{"file", e.file}, {"line", e.line}, {"what", e.what}});
+    for (const auto& e : s.edits) {
+      json edit = {{"line", e.line}, {"what", e.what}};
+      put_path(edit, "file", e.file);
+      o["edits"].push_back(std::move(edit));
+    }
     j["steps"].push_back(o);
   }
   j["libraries"] = json::array();
   auto blocks_json = [](const std::vector<LibraryBlockRef>& list) {
     json a = json::array();
     for (const auto& b : list) {
-      json o = {{"file", b.file}, {"line", b.line}, {"stable", b.stable},
-                {"step", b.step.empty() ? json(nullptr) : json(b.step)}};
+      json o = {{"line", b.line}, {"stable", b.stable}, {"step", b.step.empty() ? json(nullptr) : json(b.step)}};
+      put_path(o, "file", b.file);
       if (!b.dispatch_key.empty()) o["dispatch_key"] = b.dispatch_key;
       a.push_back(o);
     }
@@ -110,23 +137,33 @@ std::string render_plan_json(const MigrationPlan& p) {
                    {"by_disposition", {{"fixable", p.summary.fixable}, {"fixable_unsafe", p.summary.fixable_unsafe},
                                        {"manual", p.summary.manual}, {"blocked", p.summary.blocked}}},
                    {"per_step", json::array()}};
-  for (const auto& s : p.steps)
-    progress["per_step"].push_back({{"id", s.id}, {"files", s.files}, {"uses_left", s.counts.total()}});
+  for (const auto& s : p.steps) {
+    json o = {{"id", s.id}, {"uses_left", s.counts.total()}};
+    put_paths(o, "files", s.files);
+    progress["per_step"].push_back(std::move(o));
+  }
   j["progress"] = progress;
   if (p.comparison) {
     const auto& c = *p.comparison;
-    json b = {{"file", c.baseline}, {"uses_left_before", c.before}, {"uses_left_now", c.now},
+    json b = {{"uses_left_before", c.before}, {"uses_left_now", c.now},
               {"change", static_cast<long long>(c.now) - static_cast<long long>(c.before)}, {"regressed", c.regressed},
               {"per_step", json::array()}};
-    for (const auto& s : c.steps)
-      b["per_step"].push_back({{"id", s.id}, {"files", s.files}, {"status", s.status},
-                               {"before", s.before ? json(*s.before) : json(nullptr)},
-                               {"now", s.now ? json(*s.now) : json(nullptr)}});
+    put_path(b, "file", c.baseline);
+    for (const auto& s : c.steps) {
+      json o = {{"id", s.id}, {"status", s.status}, {"before", s.before ? json(*s.before) : json(nullptr)},
+                {"now", s.now ? json(*s.now) : json(nullptr)}};
+      put_paths(o, "files", s.files);
+      b["per_step"].push_back(std::move(o));
+    }
     j["baseline"] = b;
   }
   j["notes"] = p.notes;
   j["errors"] = json::array();
-  for (const auto& e : p.failures) j["errors"].push_back({{"input", e.input}, {"message", e.message}});
+  for (const auto& e : p.failures) {
+    json o = {{"message", e.message}};
+    put_path(o, "input", e.input);
+    j["errors"].push_back(std::move(o));
+  }
   return json_io::dump(j, 2) + "\n";
 }
 

@@ -1,6 +1,7 @@
 // The plan as a pull-request comment: the headline and target version first,
 // then the tables a reviewer scans; long location lists fold into <details>.
 #include "reporters/migration_reporter.h"
+#include "reporters/path_bytes.h"
 
 namespace torchabi::reporters {
 
@@ -8,7 +9,10 @@ using namespace torchabi::migration;
 
 namespace {
 
-std::string cell(const std::string& s) {
+// Text that is not UTF-8 (a file name quoted in a note) is escaped as `ls -b`
+// does; otherwise a newline becomes a space.
+std::string cell(const std::string& text) {
+  const std::string s = valid_utf8(text) ? text : escape_for_text(text);
   std::string out;
   for (char c : s) {
     if (c == '|') out += "\\|";
@@ -18,7 +22,11 @@ std::string cell(const std::string& s) {
   return out;
 }
 
-std::string code(const std::string& s) { return s.empty() ? std::string("—") : "`" + cell(s) + "`"; }
+// A name in code spans: a file name with a newline or bytes that are not
+// UTF-8 is escaped as `ls -b` does (path_bytes.h), so it stays one line and
+// reads back exactly; API names are plain and stay as they are.
+std::string md_name(const std::string& s) { return cell(escape_for_text(s)); }
+std::string code(const std::string& s) { return s.empty() ? std::string("—") : "`" + md_name(s) + "`"; }
 
 std::string how(const Counts& c) {
   std::string out;
@@ -86,7 +94,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
     out += "\n<details><summary>Where each API is used</summary>\n\n";
     for (const auto& g : p.apis) {
       out += "- " + code(g.api) + ":";
-      for (size_t i = 0; i < g.uses.size() && i < kMaxPlaces; ++i) out += " `" + cell(g.uses[i].file_line()) + "`";
+      for (size_t i = 0; i < g.uses.size() && i < kMaxPlaces; ++i) out += " `" + md_name(g.uses[i].file_line()) + "`";
       if (g.uses.size() > kMaxPlaces) out += " … (+" + std::to_string(g.uses.size() - kMaxPlaces) + ")";
       if (!g.note.empty()) out += " — " + cell(g.note);
       out += "\n";
@@ -104,7 +112,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
       out += "\n  - Workaround: " + cell(b.workaround);
       if (!b.source.empty()) out += "\n  - Source: " + cell(b.source);
       out += "\n  - At:";
-      for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + cell(b.uses[i].file_line()) + "`";
+      for (size_t i = 0; i < b.uses.size() && i < 10; ++i) out += " `" + md_name(b.uses[i].file_line()) + "`";
       if (b.uses.size() > 10) out += " … (+" + std::to_string(b.uses.size() - 10) + ")";
       out += "\n";
     }
@@ -137,7 +145,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
       if (!s.after.empty()) out += "   - after: " + file_list(s.after, 8) + "\n";
       for (const auto& w : s.why) out += "   - together: " + cell(w) + "\n";
       for (const auto& e : s.edits)
-        out += "   - also `" + cell(e.file) + ":" + std::to_string(e.line) + "`: " + cell(e.what) + "\n";
+        out += "   - also `" + md_name(e.file) + ":" + std::to_string(e.line) + "`: " + cell(e.what) + "\n";
       for (const auto& b : s.builds) out += "   - builds: " + cell(b) + "\n";
       for (const auto& b : s.blockers) out += "   - blocked: " + cell(b) + "\n";
     }
@@ -150,7 +158,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
   }
   if (p.comparison) {
     const auto& c = *p.comparison;
-    out += "### Progress since `" + cell(c.baseline) + "`\n\n";
+    out += "### Progress since `" + md_name(c.baseline) + "`\n\n";
     out += std::string(c.regressed ? "**Went up**" : "Uses left") + ": " + std::to_string(c.before) + " → " +
            std::to_string(c.now) + "\n\n";
     bool any = false;
@@ -174,7 +182,7 @@ std::string render_plan_markdown(const MigrationPlan& p) {
     out += "\n</details>\n\n";
   }
   for (const auto& n : p.notes) out += "> " + cell(n) + "\n";
-  for (const auto& e : p.failures) out += "> :x: could not analyse `" + cell(e.input) + "`: " + cell(e.message) + "\n";
+  for (const auto& e : p.failures) out += "> :x: could not analyse `" + md_name(e.input) + "`: " + cell(e.message) + "\n";
   return out;
 }
 

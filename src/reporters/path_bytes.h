@@ -39,6 +39,16 @@ inline size_t utf8_sequence_length(std::string_view s, size_t i) {
   return n;
 }
 
+// True when `s` is UTF-8 (control bytes allowed).
+inline bool valid_utf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = utf8_sequence_length(s, i);
+    if (!n) return false;
+    i += n;
+  }
+  return true;
+}
+
 // True when `s` is UTF-8 and has no control bytes: written as is everywhere.
 inline bool plain_name(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
