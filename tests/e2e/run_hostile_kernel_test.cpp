@@ -3,6 +3,8 @@
 // runs the extension in a PID namespace and session of its own; the op is
 // reported as failed and the other op still runs.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +35,52 @@ TEST(RunHostileKernel, KillingTheParentAndEveryoneLeavesTorchabiStanding) {
   EXPECT_NE(j["findings"][0]["message"].get<std::string>().find("bad_kill_parent::strike"), std::string::npos)
       << r.out;
   EXPECT_NE(j["subjects"][0].dump().find("passed"), std::string::npos) << r.out;  // `stay` ran after it
+}
+
+// A wrapper under which no PID namespace can be made, as in a container
+// without CAP_SYS_ADMIN: the capability dropped (as root; otherwise inside a
+// user namespace where the user is root). Empty when none works here.
+std::vector<std::string> without_pid_namespaces() {
+  if (std::system("command -v setpriv >/dev/null 2>&1") != 0) return {};
+  std::vector<std::string> w;
+  if (::geteuid() != 0) w = {"unshare", "--user", "--map-root-user"};
+  for (const char* a : {"setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin"}) w.push_back(a);
+  std::string probe;
+  for (const auto& a : w) probe += a + " ";
+  // The wrapper must run, and unshare --pid must fail under it.
+  if (std::system((probe + "true >/dev/null 2>&1").c_str()) != 0) return {};
+  if (std::system((probe + "unshare --pid --fork true >/dev/null 2>&1").c_str()) == 0) return {};
+  return w;
+}
+
+// Without a PID namespace the extension still runs (in a session of its
+// own), and the report says so as a note, in text and JSON, not only in the
+// extension's output.
+TEST(RunHostileKernel, NoPidNamespaceIsANoteInTheReport) {
+  const auto wrapper = without_pid_namespaces();
+  if (wrapper.empty()) GTEST_SKIP() << "cannot withhold PID namespaces here (no setpriv, or no user namespace)";
+  const std::string ext = build_dir() + "/fixtures/runtime/good_ops.so";
+  auto j = run_torchabi_wrapped(wrapper, {"run", ext, "--format", "json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err << j.out;
+  const auto report = j.json();
+  ASSERT_EQ(report["subjects"].size(), 1u) << j.out;
+  const auto& facts = report["subjects"][0]["facts"];
+  ASSERT_TRUE(facts.contains("note")) << facts.dump(1);
+  EXPECT_NE(facts["note"].get<std::string>().find("without a PID namespace of its own"), std::string::npos)
+      << facts.dump(1);
+  EXPECT_EQ(report["subjects"][0]["verdict"], "PASSED") << j.out;
+
+  auto t = run_torchabi_wrapped(wrapper, {"run", ext});
+  ASSERT_EQ(t.exit_code, 0) << t.err << t.out;
+  EXPECT_NE(t.out.find("\n  note: the extension ran without a PID namespace of its own"), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("extension output"), std::string::npos) << t.out;
+
+  // With namespaces (where they can be made) there is no such note.
+  if (pid_namespaces_permitted()) {
+    auto n = run_torchabi({"run", ext, "--format", "json"});
+    ASSERT_EQ(n.exit_code, 0) << n.err << n.out;
+    EXPECT_FALSE(n.json()["subjects"][0]["facts"].contains("note")) << n.out;
+  }
 }
 
 }  // namespace

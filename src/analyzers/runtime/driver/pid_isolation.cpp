@@ -56,7 +56,9 @@ void isolate_pids(std::string* note) {
   const gid_t gid = ::getgid();
   const int flags = CLONE_NEWPID | (::geteuid() == 0 ? 0 : CLONE_NEWUSER);
   if (::unshare(flags) != 0) {
-    if (note) *note = std::string("the extension shares torchabi's PID namespace (unshare: ") + std::strerror(errno) + ")";
+    if (note)
+      *note = std::string("the extension ran without a PID namespace of its own (unshare: ") + std::strerror(errno) +
+              "): it could signal torchabi";
     ::setsid();
     return;
   }

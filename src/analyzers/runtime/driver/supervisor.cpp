@@ -165,7 +165,13 @@ private:
       } else {
         std::string note;
         isolate_pids(&note);  // pid_isolation.h: the extension cannot signal torchabi
-        if (!note.empty()) dprintf(STDERR_FILENO, "torchabi: note: %s\n", note.c_str());
+        // Why it could not be isolated goes to the report (handle(), "note"),
+        // not to the extension's output, which findings quote.
+        if (!note.empty()) {
+          const std::string line = json_io::dump_lossy(json{{"t", "note"}, {"message", note}}) + "\n";
+          if (::write(fds[1], line.data(), line.size()) < 0) {
+          }
+        }
       }
       run_child(p);
     }
@@ -269,6 +275,12 @@ private:
       throw std::runtime_error("runtime driver: " + m.value("message", ""));
     } else if (t == "done") {
       r.done = true;
+    } else if (t == "note") {
+      // Each child says it again (a crash starts another): one fact.
+      const std::string note = one_line(m.value("message", ""));
+      const bool known = std::any_of(subject_.facts.begin(), subject_.facts.end(),
+                                     [&](const auto& f) { return f.first == "note" && f.second == note; });
+      if (!note.empty() && !known) subject_.facts.emplace_back("note", note);
     }
     return true;
   }
