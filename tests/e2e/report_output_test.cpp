@@ -1,9 +1,14 @@
 // -o never destroys anything (common/report_output.h): it refuses an input of
-// the run, a device, a FIFO, a directory and a symbolic link with one line and
+// the run, a device, a FIFO, a socket, a directory and a symbolic link with one line and
 // exit 2, leaving each as it was; a failed write to standard output is exit 2.
 #include <filesystem>
 #include <fstream>
+#include <cstring>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -45,6 +50,25 @@ TEST(ReportOutput, DevicesFifosDirectoriesAndLinksAreRefusedAndLeftAsTheyWere) {
   expect_refused(fifo, cpp, "is a FIFO");
   EXPECT_TRUE(fs::is_fifo(fifo));
   expect_refused(dir, cpp, "is a directory");
+  // A listening Unix socket (a daemon's): refused, and still a socket.
+  const std::string sock = dir + "/sock";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(sock.size(), sizeof addr.sun_path);
+  std::memcpy(addr.sun_path, sock.c_str(), sock.size() + 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 1), 0);
+  expect_refused(sock, cpp, "is a socket");
+  EXPECT_TRUE(fs::is_socket(sock));
+  ::close(fd);
+  // A block device node too (made here, as root can: never a real disk's).
+  const std::string blk = dir + "/blk";
+  if (::mknod(blk.c_str(), S_IFBLK | 0600, ::makedev(7, 0)) == 0) {
+    expect_refused(blk, cpp, "is a device");
+    EXPECT_TRUE(fs::is_block_file(blk));
+  }
   const std::string target = write_file(dir, "kept.txt", "kept\n");
   fs::create_symlink(target, dir + "/link");
   expect_refused(dir + "/link", cpp, "is a symbolic link");
