@@ -186,7 +186,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   const Alternatives alternatives = Alternatives::load(rules);
   apply_alternatives(uses, alternatives);
   // Code of other configurations: manual, and never counted by settle_includes.
-  std::vector<ApiUse> inactive_uses = uses_in_inactive_branches(out.report, replacements);
+  std::vector<ApiUse> inactive_uses = uses_in_inactive_branches(out.report, replacements, &blockers, &rewrites);
   apply_alternatives(inactive_uses, alternatives);
 
   // What --fix writes builds at the plan's lowest target (or at the

@@ -106,6 +106,15 @@ void fold_into_macros(std::vector<ApiUse>& uses,
 
 bool is_migration_rule(const std::string& rule) { return rule == kApi || rule == kMacro || rule == kInclude; }
 
+std::string tensor_member_name(const std::string& api, const source::Replacements& replacements) {
+  static constexpr std::string_view kSpelled = "torch::Tensor::";
+  if (!api.starts_with(kSpelled)) return api;
+  const std::string member = api.substr(kSpelled.size());
+  for (const char* cls : {"at::Tensor::", "at::TensorBase::"})
+    if (replacements.find(cls + member)) return cls + member;
+  return "at::Tensor::" + member;
+}
+
 std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source::Replacements& replacements,
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites,
                                    const AtenFallback* aten) {
@@ -138,8 +147,9 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     }
     const std::string_view kind = f.rule == kMacro ? "macro" : u.is_include ? "header" : "";
     // `a - b` is looked up as the function it calls (at::sub).
-    const std::string named = aten && kind.empty() ? aten->named_function(u.api) : std::string();
-    const std::string& lookup = named.empty() ? u.api : named;
+    const std::string member = kind.empty() ? tensor_member_name(u.api, replacements) : u.api;
+    const std::string named = aten && kind.empty() ? aten->named_function(member) : std::string();
+    const std::string& lookup = named.empty() ? member : named;
     const auto match = replacements.find(lookup, kind);
     const Blocker* blocker = u.is_include ? nullptr : blockers.match(lookup);
     const BoxedRegistration* box = u.fix ? rewrites.boxed_for(u.api) : nullptr;
@@ -194,7 +204,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     } else if (match && !u.is_include) {
       u.disposition = Disposition::Blocked;
       u.note = match->entry->note;
-    } else if (auto call = aten && kind.empty() ? aten->dispatcher_call(u.api) : std::nullopt;
+    } else if (auto call = aten && kind.empty() ? aten->dispatcher_call(member) : std::nullopt;
                call && blockers.find(kAtenByName)) {
       u.disposition = Disposition::Blocked;
       u.blocker = kAtenByName;
@@ -215,7 +225,13 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.disposition = Disposition::Manual;
       u.note = "Inside a macro definition: rewrite it by hand. " + u.note;
     }
-    if (u.note.empty()) u.note = f.help;
+    // A written operator found through the function it calls has that
+    // function's replacement: lint's help (no replacement for the operator) does not apply.
+    if (u.note.empty())
+      u.note = !named.empty() && !u.replacement.empty()
+                   ? "Call " + u.replacement + (u.header.empty() ? "" : " (" + u.header + ")") + " as the operator calls " +
+                         named + "."
+                   : f.help;
     if (!named.empty() && !u.replacement.empty()) u.note = "Calls " + named + ". " + u.note;
     if (f.rule == kMacro && (match || blocker))
       known_macro_at.emplace(normal_path(u.location.file), u.location.line, u.location.column, u.api);

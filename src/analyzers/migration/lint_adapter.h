@@ -33,6 +33,13 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites,
                                    const AtenFallback* aten = nullptr);
 
+// `torch::Tensor` is at::Tensor: a member lint can only name by its spelling
+// (torch::Tensor::sizes, when the object's type came from a header the parse
+// did not find, or in a branch the configuration skips) is looked up as
+// at::Tensor's, or at::TensorBase's when only that has an entry. Any other
+// name is returned as it is.
+std::string tensor_member_name(const std::string& api, const source::Replacements& replacements);
+
 // Fix-its that only compile together with others: a legacy call that keeps
 // no fix-it keeps its file's tensor type legacy, a registration that needs a
 // person keeps its library block, and a use that follows a rewrite counts as

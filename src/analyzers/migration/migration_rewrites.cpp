@@ -12,6 +12,18 @@ namespace {
 
 constexpr const char* kFile = "api/migration_rewrites.yaml";
 
+// The arguments the call writes: releases add defaulted parameters after the
+// kernel (2.x: impl(name, f, _RegisterOrVerify rv = REGISTER)), which the
+// call does not write and which must not make it another overload.
+size_t written_arguments(const source::Reference& r) {
+  if (!r.call_range.valid()) return r.argument_ranges.size();
+  size_t n = 0;
+  for (const auto& a : r.argument_ranges)
+    n += a.valid() && a.file == r.call_range.file && a.end > a.begin && a.begin >= r.call_range.begin &&
+         a.end <= r.call_range.end;
+  return n;
+}
+
 class BoxedRegistrationCheck final : public source::TuCheck {
 public:
   explicit BoxedRegistrationCheck(std::vector<BoxedRegistration> rules) : rules_(std::move(rules)) {}
@@ -19,7 +31,7 @@ public:
   void run(source::CheckContext& ctx) override {
     for (const auto& [ref, cls] : ctx.classified_references()) {
       const source::Reference& r = *ref;
-      if (r.via != source::Via::Spelled || r.argument_ranges.size() != 2) continue;
+      if (r.via != source::Via::Spelled || written_arguments(r) != 2) continue;
       const BoxedRegistration* rule = nullptr;
       for (const auto& b : rules_)
         if (b.method == r.qualified) rule = &b;

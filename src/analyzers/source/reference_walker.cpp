@@ -4,6 +4,7 @@
 // (often huge) torch headers it includes.
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -94,6 +95,104 @@ struct Walker {
       i.kind = HeaderKind::Stable;
       return;
     }
+  }
+
+  // Using-declarations in torch namespaces, read on first need: namespace ->
+  // (name -> the using-declaration), and the namespaces each one's
+  // using-directives name (`namespace at { using namespace c10; }`).
+  struct TorchUsings {
+    std::map<std::string, std::map<std::string, CXCursor>> declarations;
+    std::map<std::string, std::set<std::string>> directives;
+  };
+  std::optional<TorchUsings> usings;
+
+  static bool is_torch_namespace(std::string_view path) {
+    const std::string_view first = path.substr(0, path.find("::"));
+    return first == "c10" || first == "at" || first == "torch" || first == "caffe2";
+  }
+
+  static void collect_usings(CXCursor scope, const std::string& path, TorchUsings& out) {
+    struct Ctx {
+      TorchUsings* out;
+      const std::string* path;
+    } ctx{&out, &path};
+    clang_visitChildren(
+        scope,
+        [](CXCursor c, CXCursor, CXClientData data) {
+          auto* ctx = static_cast<Ctx*>(data);
+          const std::string& path = *ctx->path;
+          if (c.kind == CXCursor_Namespace) {
+            const std::string name = spelling(c);
+            if (!name.empty() && (!path.empty() || is_torch_namespace(name)))
+              collect_usings(c, path.empty() ? name : path + "::" + name, *ctx->out);
+          } else if (!path.empty() && c.kind == CXCursor_UsingDeclaration) {
+            ctx->out->declarations[path].emplace(spelling(c), c);
+          } else if (!path.empty() && c.kind == CXCursor_UsingDirective) {
+            CXCursor named = clang_getNullCursor();  // the last NamespaceRef: the namespace itself
+            clang_visitChildren(
+                c,
+                [](CXCursor r, CXCursor, CXClientData d) {
+                  if (r.kind == CXCursor_NamespaceRef) *static_cast<CXCursor*>(d) = clang_getCursorReferenced(r);
+                  return CXChildVisit_Continue;
+                },
+                &named);
+            if (!clang_Cursor_isNull(named) && !clang_isInvalid(named.kind))
+              ctx->out->directives[path].insert(qualified_name(named));
+          }
+          return CXChildVisit_Continue;
+        },
+        &ctx);
+  }
+
+  // The using-declaration that makes `name` a member of torch namespace `ns`
+  // (directly, or through the namespaces its using-directives name), and
+  // the namespace holding it.
+  std::optional<std::pair<CXCursor, std::string>> torch_using(const std::string& ns, const std::string& name) {
+    if (!usings) {
+      usings.emplace();
+      collect_usings(clang_getTranslationUnitCursor(tu.raw()), "", *usings);
+    }
+    std::set<std::string> seen;
+    std::vector<std::string> todo{ns};
+    while (!todo.empty()) {
+      const std::string cur = todo.back();
+      todo.pop_back();
+      if (!seen.insert(cur).second) continue;
+      if (auto it = usings->declarations.find(cur); it != usings->declarations.end())
+        if (auto jt = it->second.find(name); jt != it->second.end()) return std::make_pair(jt->second, cur);
+      if (auto it = usings->directives.find(cur); it != usings->directives.end())
+        todo.insert(todo.end(), it->second.begin(), it->second.end());
+    }
+    return std::nullopt;
+  }
+
+  // `c10::optional` where c10 only has `using std::optional;` (2.x: in
+  // c10/util/Optional.h, a header the stable build hides): the code names
+  // the torch spelling, which is what its port must change, as it did when
+  // c10 declared a class of its own. The reference becomes that name,
+  // declared where the using-declaration is.
+  void spelled_through_torch_using(Reference& ref, std::string_view text) {
+    if (ref.qualified_range.begin >= ref.range.begin || ref.range.begin > text.size()) return;
+    std::string q;
+    for (char ch : text.substr(ref.qualified_range.begin, ref.range.begin - ref.qualified_range.begin))
+      if (!std::isspace(static_cast<unsigned char>(ch))) q += ch;
+    if (q.starts_with("::")) q.erase(0, 2);
+    if (q.ends_with("::")) q.resize(q.size() - 2);
+    if (q.empty() || !is_torch_namespace(q) || ref.qualified.starts_with(q + "::")) return;
+    const auto found = torch_using(q, ref.name);
+    if (!found) return;
+    CXFile f = nullptr;
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(found->first), &f, &line, nullptr, nullptr);
+    if (!f) return;
+    const std::string file = tu.path_of(f);
+    const std::string header = tu.torch_header_name(file);
+    if (header.empty()) return;
+    ref.qualified = found->second + "::" + ref.name;
+    ref.decl_file = file;
+    ref.decl_line = line;
+    ref.decl_header = header;
+    ref.decl_kind = tu.classifier().classify(header);
   }
 
   // Name range of a reference cursor, in file terms.
@@ -224,6 +323,7 @@ struct Walker {
         ref.qualified_range.begin = qb;
       }
       if (c.kind == CXCursor_MemberRefExpr && parent.kind == CXCursor_CallExpr) member_call(c, parent, ref);
+      if (d.header.empty()) spelled_through_torch_using(ref, text);
     }
     // One reference per use: an unresolved call also has an overload-set
     // cursor for the same name (with or without its qualifier).
@@ -332,7 +432,7 @@ void visit_project(const ParsedTu& tu, F&& on_cursor) {
 const std::vector<Reference>& ParsedTu::references() const {
   if (references_) return *references_;
   references_.emplace();
-  Walker w{*this, *references_, {}, {}, {}};
+  Walker w{*this, *references_, {}, {}, {}, {}};
   for (const auto& m : macro_uses_) w.macro_at[m.range.file].emplace(m.range.begin, m.name);
   visit_project(*this, [&](CXCursor c, CXCursor parent) {
     w.visit(c, parent);
