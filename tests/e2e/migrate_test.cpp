@@ -9,9 +9,11 @@
 // (review the diff before committing it).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <sstream>
@@ -791,60 +793,192 @@ TEST(MigrateSteps, ABadOrMissingBaselineIsAOneLineInputError) {
   }
 }
 
-// Issue 40: the same plan with every release's headers. The fixtures are
-// planned with Debian bookworm's 1.13.1 headers and with Debian sid's 2.14.1
-// headers (scripts/fetch-torch.sh); per API, the uses and their dispositions
-// must agree, except for the APIs fixtures/migrate/expected/release_differences.tsv
-// names (2.14 declares them in its header-only headers), which 2.14 must not
-// report at all.
-TEST(MigrateReleases, TheFixturesPlanTheSameWith113And214Headers) {
+// Issue 40: the same plan and the same fixes with every release's headers.
+// Every fixture of fixtures/migrate is planned, and fixed with --dry-run, with
+// Debian sid's 2.14.1 headers (scripts/fetch-torch.sh) and compared with what
+// Debian bookworm's 1.13.1 headers give: per API, the uses, their
+// dispositions and replacements, the target, the steps, and per file the
+// rewrites must agree, except for what
+// fixtures/migrate/expected/release_differences.tsv names (APIs 2.14 declares
+// in its header-only headers, which 2.14 must not report at all; files --fix
+// rewrites differently, which must differ). The 1.13.1 side is cached in
+// fixtures/migrate/expected/releases/<case>.json (TORCHABI_UPDATE_EXPECTED=1
+// runs 1.13.1 again and rewrites it; the other MigratePlan/MigrateFix tests
+// pin the 1.13.1 results themselves), so a run parses each file with 2.14.1
+// only: one test per case, which ctest runs side by side.
+namespace {
+
+struct ReleaseCase {
+  std::string name;     // the test's and the cache file's name
+  std::string fixture;  // the folder of fixtures/migrate
+  std::vector<std::string> files;
+  std::vector<std::string> flags;  // besides each header set's own
+};
+
+std::vector<ReleaseCase> release_cases() {
+  std::vector<ReleaseCase> cases = {
+      {"cuda_style", "cuda_style", {"cuda_style/add_one.cu"}, {"--cuda-path=/nonexistent"}},
+      {"def_with_kernel", "def_with_kernel", {"def_with_kernel/pack_op.cpp", "def_with_kernel/lambda_op.cpp"}, {}},
+      {"guards", "guards", {"guards/checks.cpp"}, {}},
+      {"legacy_cpu", "legacy_cpu", {"legacy_cpu/scale_op.cpp"}, {}},
+      {"mixed_registrations", "mixed_registrations", {}, {}},
+      {"pybind_module", "pybind_module", {"pybind_module/module.cpp"}, {}},
+      {"refused", "refused", {"refused/first_value.cpp"}, {}},
+      {"steps", "steps", kStepsFiles, {}},
+      {"torchbind", "torchbind", {"torchbind/counter.cpp"}, {}},
+  };
+  // mixed_registrations: every source is a unit.
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fixtures() / "mixed_registrations", ec))
+    if (e.path().extension() == ".cpp") cases[4].files.push_back("mixed_registrations/" + e.path().filename().string());
+  std::sort(cases[4].files.begin(), cases[4].files.end());
+  // ports: each legacy file is a case of its own (their stable.cpp is the port).
+  std::vector<std::string> ports;
+  for (const auto& e : fs::directory_iterator(fixtures() / "ports", ec))
+    if (fs::exists(e.path() / "legacy.cpp")) ports.push_back(e.path().filename().string());
+  std::sort(ports.begin(), ports.end());
+  for (const auto& p : ports) cases.push_back({"ports_" + p, "ports", {"ports/" + p + "/legacy.cpp"}, {}});
+  return cases;
+}
+
+std::map<std::string, std::string> release_differences() {
+  std::map<std::string, std::string> differs;
+  std::istringstream in(slurp(expected("release_differences.tsv")));
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty() && line[0] != '#') differs[line.substr(0, line.find('\t'))] = line;
+  return differs;
+}
+
+// Whether release_differences.tsv names `api`: itself, or "X::*" for a member of X.
+bool names_difference(const std::map<std::string, std::string>& differs, const std::string& api) {
+  if (differs.count(api)) return true;
+  for (size_t at = api.rfind("::"); at != std::string::npos && at > 0; at = api.rfind("::", at - 1))
+    if (differs.count(api.substr(0, at) + "::*")) return true;
+  return false;
+}
+
+// A --fix --dry-run diff, per file ("--- path" opens each file's part).
+nlohmann::json diff_per_file(const std::string& diff) {
+  nlohmann::json out = nlohmann::json::object();
+  std::istringstream in(diff);
+  std::string line, file;
+  while (std::getline(in, line)) {
+    if (line.rfind("--- ", 0) == 0) file = line.substr(4);
+    out[file] = out.value(file, std::string()) + line + "\n";
+  }
+  return out;
+}
+
+// What must not depend on the release: per API, its counts and replacement,
+// the target, the steps' files and kinds, and what --fix would write.
+nlohmann::json release_view(const nlohmann::json& plan, const torchabi::e2e::RunResult& fix) {
+  nlohmann::json apis = nlohmann::json::object();
+  for (const auto& a : plan["apis"])
+    apis[a["api"].get<std::string>()] = nlohmann::json{{"counts", a["counts"]}, {"replacement", a["replacement"]}};
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& st : plan["steps"]) steps.push_back(nlohmann::json{{"files", st["files"]}, {"kind", st["kind"]}});
+  return nlohmann::json{{"apis", apis},
+                        {"target", plan["target_version"]["release"]},
+                        {"steps", steps},
+                        {"fix_exit_code", fix.exit_code},
+                        {"fix", diff_per_file(fix.out)}};
+}
+
+void PrintTo(const ReleaseCase& c, std::ostream* os) { *os << c.name; }
+
+class MigrateReleases : public ::testing::TestWithParam<ReleaseCase> {};
+
+}  // namespace
+
+TEST(MigrateReleasesCoverage, EveryFixtureFolderIsComparedAcrossReleases) {
+  std::set<std::string> folders, covered;
+  for (const auto& e : fs::directory_iterator(fixtures()))
+    if (e.is_directory() && e.path().filename() != "expected" && e.path().filename() != "stand_in_include")
+      folders.insert(e.path().filename().string());
+  for (const auto& c : release_cases()) {
+    covered.insert(c.fixture);
+    EXPECT_FALSE(c.files.empty()) << c.name;
+    EXPECT_TRUE(fs::exists(expected("releases/" + c.name + ".json")) || updating())
+        << c.name << ": no cached 1.13.1 view (run the test with TORCHABI_UPDATE_EXPECTED=1)";
+  }
+  EXPECT_EQ(folders, covered) << "a fixtures/migrate folder that MigrateReleases does not compare";
+}
+
+TEST_P(MigrateReleases, PlansAndFixesTheSameWith113And214Headers) {
   REQUIRE_LIBTORCH();
   if (!torchabi::test::real_torch_root()) GTEST_SKIP() << torchabi::test::real_torch_missing_reason();
-  const std::string real = torchabi::test::real_torch_include();
-  // Two files of different kinds (registrations with kernels; a CPU op with
-  // accessors and ScalarType): each 2.14 plan parses torch/extension.h, the
-  // cost of this test, which CI's time budget bounds.
-  const std::vector<std::string> files = {"def_with_kernel/pack_op.cpp", "legacy_cpu/scale_op.cpp"};
-  const std::string dir = copy_fixtures({"def_with_kernel", "legacy_cpu"});
-  auto old_plan = migrate(dir, {"--format", "json"}, files);
-  ASSERT_EQ(old_plan.exit_code, 0) << old_plan.err;
-  std::vector<std::string> args = {"migrate", "--format", "json", "--cache-dir", (fs::path(dir) / ".cache214").string()};
-  args.insert(args.end(), files.begin(), files.end());
-  for (const std::string& a : {std::string("--"), std::string("-std=c++20"), "-isystem" + real,
-                               "-isystem" + real + "/torch/csrc/api/include", "-I" + python_include(),
-                               std::string("-DTORCH_EXTENSION_NAME=legacy_pybind")})
-    args.push_back(a);
-  auto new_plan = run_torchabi(args, dir);
-  ASSERT_EQ(new_plan.exit_code, 0) << new_plan.err;
+  const ReleaseCase& c = GetParam();
+  const std::vector<std::string> plan = {"--format", "json"};
+  const std::vector<std::string> fix = {"--fix", "--unsafe-fixes", "--dry-run"};
 
-  std::map<std::string, std::string> differs;
-  {
-    std::istringstream in(slurp(expected("release_differences.tsv")));
-    std::string line;
-    while (std::getline(in, line))
-      if (!line.empty() && line[0] != '#') differs[line.substr(0, line.find('\t'))] = line;
+  // 1.13.1: cached, or planned again (and the cache rewritten) when updating.
+  const std::string cache = "releases/" + c.name + ".json";
+  std::future<nlohmann::json> old_view;
+  if (updating()) {
+    old_view = std::async(std::launch::async, [&] {
+      const std::string dir = copy_fixtures({c.fixture});
+      const auto p = migrate(dir, plan, c.files, c.flags);
+      EXPECT_EQ(p.exit_code, 0) << p.err;
+      const auto f = migrate(dir, fix, c.files, c.flags);  // lint's cache: only the compile check runs again
+      nlohmann::json v = release_view(p.json(), f);
+      spit(expected(cache), v.dump(1) + "\n");
+      return v;
+    });
+  } else {
+    ASSERT_TRUE(fs::exists(expected(cache))) << cache << " (run with TORCHABI_UPDATE_EXPECTED=1)";
   }
-  auto per_api = [](const nlohmann::json& j) {
-    std::map<std::string, nlohmann::json> out;
-    for (const auto& a : j["apis"]) out[a["api"].get<std::string>()] = nlohmann::json{{"counts", a["counts"]}, {"replacement", a["replacement"]}};
-    return out;
+
+  // 2.14.1: the same files, the real headers and the standard they need.
+  const std::string real = torchabi::test::real_torch_include();
+  const std::string dir = copy_fixtures({c.fixture});
+  auto run_214 = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "migrate");
+    args.insert(args.end(), {"--cache-dir", (fs::path(dir) / ".cache").string()});
+    args.insert(args.end(), c.files.begin(), c.files.end());
+    args.insert(args.end(), {"--", "-std=c++20", "-isystem" + real, "-isystem" + real + "/torch/csrc/api/include",
+                             "-I" + python_include(), "-DTORCH_EXTENSION_NAME=legacy_pybind"});
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    return run_torchabi(args, dir);
   };
-  const auto j_old = old_plan.json();
-  const auto j_new = new_plan.json();
-  const auto a_old = per_api(j_old);
-  const auto a_new = per_api(j_new);
-  std::set<std::string> names;
-  for (const auto& [k, _] : a_old) names.insert(k);
-  for (const auto& [k, _] : a_new) names.insert(k);
-  for (const auto& name : names) {
-    const bool in_old = a_old.count(name) != 0, in_new = a_new.count(name) != 0;
-    if (differs.count(name)) {
-      EXPECT_FALSE(in_new) << name << ": listed as declared header-only by 2.14, yet 2.14 reports it";
-      continue;
-    }
-    ASSERT_TRUE(in_old && in_new) << name << " is planned with " << (in_old ? "1.13.1" : "2.14.1")
-                                  << " headers only (not a difference release_differences.tsv names)";
-    EXPECT_EQ(a_old.at(name).dump(), a_new.at(name).dump()) << name << ": 1.13.1 vs 2.14.1 headers";
+  const auto new_plan = run_214(plan);
+  ASSERT_EQ(new_plan.exit_code, 0) << new_plan.err;
+  const auto new_fix = run_214(fix);  // lint's cache: only the compile check runs again
+  const nlohmann::json v_new = release_view(new_plan.json(), new_fix);
+  const nlohmann::json v_old = updating() ? old_view.get() : nlohmann::json::parse(slurp(expected(cache)));
+
+  const auto differs = release_differences();
+  for (const auto& [name, _] : v_new["apis"].items())
+    EXPECT_FALSE(names_difference(differs, name)) << name << ": listed as declared header-only by 2.14, yet 2.14 reports it";
+  for (const auto& [name, entry] : v_old["apis"].items()) {
+    if (names_difference(differs, name)) continue;
+    EXPECT_EQ(entry.dump(), v_new["apis"].value(name, nlohmann::json()).dump())
+        << name << ": 1.13.1 vs 2.14.1 headers (not a difference release_differences.tsv names)";
   }
-  EXPECT_EQ(j_old["target_version"]["release"], j_new["target_version"]["release"]);
+  for (const auto& [name, entry] : v_new["apis"].items())
+    EXPECT_TRUE(v_old["apis"].contains(name)) << name << " is planned with 2.14.1 headers only: " << entry.dump();
+  EXPECT_EQ(v_old["target"], v_new["target"]);
+  EXPECT_EQ(v_old["steps"].dump(1), v_new["steps"].dump(1));
+
+  // The same rewrites, file by file, but for the files the list names
+  // ("--fix FILE"), which must then differ.
+  // (--dry-run exits 1 when it would rewrite: a file listed as fixed
+  // differently may change that too.)
+  const bool listed_fix = std::any_of(c.files.begin(), c.files.end(),
+                                      [&](const std::string& f) { return differs.count("--fix " + f) != 0; });
+  if (!listed_fix) EXPECT_EQ(v_old["fix_exit_code"], v_new["fix_exit_code"]) << new_fix.err;
+  std::set<std::string> files(c.files.begin(), c.files.end());
+  for (const auto& [f, _] : v_old["fix"].items()) files.insert(f);
+  for (const auto& [f, _] : v_new["fix"].items()) files.insert(f);
+  for (const auto& f : files) {
+    const std::string o = v_old["fix"].value(f, std::string()), n = v_new["fix"].value(f, std::string());
+    if (differs.count("--fix " + f)) {
+      EXPECT_NE(o, n) << f << ": listed as fixed differently, yet the same";
+    } else {
+      EXPECT_EQ(o, n) << f << ": --fix with 1.13.1 vs 2.14.1 headers; 2.14.1 said: " << new_fix.err;
+    }
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, MigrateReleases, ::testing::ValuesIn(release_cases()),
+                         [](const ::testing::TestParamInfo<ReleaseCase>& info) { return info.param.name; });
