@@ -67,7 +67,21 @@ def header_flags(sid, py):
     }
 
 
-def plan_of(torchabi, src, name, flags):
+def plan_of(torchabi, src, name, flags, saved=None):
+    # TORCHABI_BENCH_PLANS=DIR keeps each plan there and reads it back when
+    # present (to score again without planning again).
+    if saved and os.path.exists(saved):
+        with open(saved, encoding="utf-8") as f:
+            return json.load(f)
+    plan = plan_run(torchabi, src, name, flags)
+    if saved:
+        os.makedirs(os.path.dirname(saved), exist_ok=True)
+        with open(saved, "w", encoding="utf-8") as f:
+            json.dump(plan, f)
+    return plan
+
+
+def plan_run(torchabi, src, name, flags):
     with tempfile.TemporaryDirectory() as tmp:
         local = os.path.join(tmp, os.path.basename(name))
         shutil.copy(src, local)
@@ -101,23 +115,28 @@ def score(plan):
 
 
 def losses(old, new, differs):
-    """What 1.13.1's plan of a file rewrites or replaces and 2.14.1's does not."""
+    """What 1.13.1's plan of a file rewrites or replaces and 2.14.1's does not,
+    per place: a release may name the same use differently (at::cuda::CUDAGuard
+    is c10::cuda::CUDAGuard's alias; x.device() is at::TensorBase's)."""
     out = []
-    new_apis = {a["api"]: a for a in new["apis"]}
+    new_at = {}  # (line, column) -> [(api, has a replacement, rewrites)]
+    for b in new["apis"]:
+        for u in b["uses"]:
+            new_at.setdefault((u["line"], u["column"]), []).append(b)
     for a in old["apis"]:
         if is_include(a["api"]) or names_difference(differs, a["api"]):
             continue
-        b = new_apis.get(a["api"])
-        fixes = a["counts"]["fixable"] + a["counts"]["fixable_unsafe"]
-        new_fixes = b["counts"]["fixable"] + b["counts"]["fixable_unsafe"] if b else 0
-        if new_fixes < fixes:
-            out.append(f"{a['api']}: {fixes} rewrites with {OLD}, {new_fixes} with {NEW}")
+        places = [(u["line"], u["column"]) for u in a["uses"]]
+        there = {b["api"]: b for p in places for b in new_at.get(p, [])}.values()
         if a["replacement"]:
-            where = {(u["line"], u["column"]) for u in (b["uses"] if b and b["replacement"] else [])}
-            lost = [u for u in a["uses"] if (u["line"], u["column"]) not in where]
+            lost = [p for p in places if not any(b["replacement"] for b in new_at.get(p, []))]
             if lost:
                 out.append(f"{a['api']}: {len(lost)} uses with a replacement with {OLD} have none with {NEW} "
-                           f"(first at line {lost[0]['line']})")
+                           f"(first at line {lost[0][0]})")
+        fixes = a["counts"]["fixable"] + a["counts"]["fixable_unsafe"]
+        new_fixes = sum(b["counts"]["fixable"] + b["counts"]["fixable_unsafe"] for b in there)
+        if new_fixes < fixes:
+            out.append(f"{a['api']}: {fixes} rewrites with {OLD}, {new_fixes} with {NEW} at its places")
     return out
 
 
@@ -143,8 +162,10 @@ def main():
     flags = header_flags(sid, py)
     differs = release_differences()
     jobs = int(os.environ.get("TORCHABI_BENCH_JOBS", "2"))
+    keep = os.environ.get("TORCHABI_BENCH_PLANS")
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {(e["file"], h): pool.submit(plan_of, torchabi, os.path.join(corpus, e["file"]), e["file"], flags[h])
+        futures = {(e["file"], h): pool.submit(plan_of, torchabi, os.path.join(corpus, e["file"]), e["file"], flags[h],
+                                                 os.path.join(keep, h, e["file"] + ".json") if keep else None)
                    for e in entries for h in (OLD, NEW)}
         # Printed file by file as the plans arrive (a run takes minutes).
         plans = {}
