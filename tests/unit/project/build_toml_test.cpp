@@ -66,6 +66,7 @@ TEST(BuildToml, TheBindingIsBuiltOncePerBackendWithItsMacroAndRelease) {
                                    "[torch]\nsrc = [\"b.cpp\"]\nstable-abi = { cuda = \"2.11\", cpu = \"2.10\" }\n"
                                    "[kernel.a]\nbackend = \"cuda\"\nsrc = [\"a.cu\"]\ndepends = [\"torch\"]\n"
                                    "[kernel.c]\nbackend = \"cpu\"\nsrc = [\"c.cpp\"]\ndepends = [\"torch\"]\n");
+  for (const char* src : {"b.cpp", "a.cu", "c.cpp"}) d.write(src, "");
   TorchLocation torch;
   ProjectBuild p = read_project_build(file, torch);
   // b.cpp twice (cpu, cuda), a.cu, c.cpp.
@@ -92,6 +93,7 @@ TEST(BuildToml, BackendsStableAbiDoesNotListAreLegacyAndNotLinted) {
                                    "[general]\nname = \"k\"\nbackends = [\"cpu\", \"cuda\", \"metal\"]\n"
                                    "[torch]\nsrc = [\"b.cpp\"]\nstable-abi = { cuda = \"2.10\" }\n"
                                    "[kernel.c]\nbackend = \"cpu\"\nsrc = [\"c.cpp\"]\ndepends = [\"torch\"]\n");
+  for (const char* src : {"b.cpp", "c.cpp"}) d.write(src, "");
   TorchLocation torch;
   ProjectBuild p = read_project_build(file, torch);
   // The binding in its stable configuration, and in the legacy ones for

@@ -42,6 +42,7 @@ TEST(PyProject, ScikitBuildProjectsReadTheirCMakeListsWithTheDefinesAndTheUsersW
           "project(p CXX)\nadd_library(p MODULE a.cpp)\n"
           "if(WITH_FAST)\n  target_compile_definitions(p PRIVATE FAST=${LEVEL})\nendif()\n");
   const std::string file = d.write("pyproject.toml", "[tool.scikit-build.cmake.define]\nWITH_FAST = true\nLEVEL = \"1\"\n");
+  d.write("a.cpp", "");  // sources that are not there are notes, not commands
   EXPECT_EQ(find_build_description(d.path.string()), file);
   TorchLocation torch;
   ProjectBuild b = read_project_build(file, torch);
@@ -68,6 +69,8 @@ TEST(PyProject, SetuptoolsExtModulesWithTorchsBuildExtension) {
       "[[tool.setuptools.ext-modules]]\nname = \"pkg._C\"\nsources = [\"csrc/a.cpp\", \"csrc/b.cu\"]\n"
       "include-dirs = [\"include\"]\ndefine-macros = [[\"WITH_X\", \"1\"], [\"BARE\"]]\n"
       "extra-compile-args = [\"-O2\"]\npy-limited-api = true\n");
+  d.write("csrc/a.cpp", "");
+  d.write("csrc/b.cu", "");
   PyProject p = read_pyproject(file);
   EXPECT_TRUE(p.build_extension);
   ASSERT_EQ(p.extensions.size(), 1u);
@@ -93,6 +96,7 @@ TEST(PyProject, PlainSetuptoolsExtensionsGetNoTorchFlags) {
   TempDir d;
   const std::string file =
       d.write("pyproject.toml", "[[tool.setuptools.ext-modules]]\nname = \"plain\"\nsources = [\"a.cpp\"]\n");
+  d.write("a.cpp", "");
   TorchLocation torch;
   torch.include_dirs = {"/t/include"};
   ProjectBuild b = read_project_build(file, torch);
