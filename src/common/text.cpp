@@ -41,6 +41,26 @@ std::string one_line(std::string s) {
   return s;
 }
 
+std::string replace_all(std::string s, std::string_view from, std::string_view to) {
+  if (from.empty()) return s;
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+std::string last_line(const std::string& text, size_t max) {
+  std::string last;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+    start = end + 1;
+  }
+  if (last.size() > max) last = last.substr(0, max > 3 ? max - 3 : 0) + "...";
+  return last;
+}
+
 std::optional<std::string> read_file(const fs::path& path, size_t limit) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return std::nullopt;

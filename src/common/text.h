@@ -28,6 +28,13 @@ bool path_is_under(std::string_view path, std::string_view dir);
 // `s` with its line breaks turned into spaces, for a one-line message.
 std::string one_line(std::string s);
 
+// `s` with every `from` replaced by `to` (left to right, not re-scanned).
+std::string replace_all(std::string s, std::string_view from, std::string_view to);
+
+// The last line of `text` that is not blank (a child's one-line error after
+// whatever it printed), cut to `max` characters with "...".
+std::string last_line(const std::string& text, size_t max = 300);
+
 // Every field of `s` between `sep`s, empty fields included ("a,,b" -> a, "", b).
 std::vector<std::string_view> split(std::string_view s, char sep);
 

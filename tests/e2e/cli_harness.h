@@ -41,4 +41,18 @@ std::string make_temp_dir();
 std::vector<std::string> shell_words(const std::string& line);
 std::string first_block_line(const std::string& path, const std::string& key);
 
+// The bytes of a percent-encoded name (the *_bytes fields of JSON reports).
+inline std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      out += char(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 }  // namespace torchabi::e2e

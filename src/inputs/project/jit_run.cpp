@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "common/input_error.h"
 #include "common/json_io.h"
+#include "common/text.h"
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/environment/sandbox.h"
 #include "inputs/project/project_copy.h"
@@ -25,18 +25,7 @@ using nlohmann::json;
 
 namespace jit_run_detail {  // named: the library is built as one unity file
 
-std::string mapped(std::string s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
-  return s;
-}
-
-std::string last_line(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  return last.size() > 300 ? last.substr(0, 297) + "..." : last;
-}
+std::string mapped(std::string s, const std::string& from, const std::string& to) { return text::replace_all(std::move(s), from, to); }
 
 std::vector<std::string> strings(const json& v, const std::string& from, const std::string& to) {
   std::vector<std::string> out;
@@ -85,14 +74,11 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
     }
     if (!r.started || r.timed_out || r.exit_code != 0) {
       result.failure = r.timed_out ? "importing them did not finish within " + std::to_string(options.timeout_seconds) + " s"
-                                   : mapped(last_line(r.output), copy.string(), project.string());
+                                   : mapped(text::last_line(r.output), copy.string(), project.string());
       if (result.failure.empty()) result.failure = options.python + " exited with status " + std::to_string(r.exit_code);
       return result;
     }
-    std::ifstream in(out, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    const json j = json_io::parse(text.str());
+    const json j = json_io::parse(text::read_file_or_empty(out));
     const std::string from = copy.string(), to = project.string();
     for (const auto& l : j.value("loads", json::array())) {
       JitLoad load;

@@ -59,29 +59,12 @@ struct Recording {
   bool cuda = true;  // run with CUDA available
 };
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
-  return s;
-}
+using text::last_line;
+using text::replace_all;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read_file(const fs::path& p) { return text::read_file_or_empty(p); }
 
 using text::join;
-
-// The recorder's one-line error: the last line of its stderr.
-std::string last_line(const std::string& text) {
-  std::istringstream in(text);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  if (last.size() > 300) last = last.substr(0, 297) + "...";
-  return last;
-}
 
 Recording parse_recording(const std::string& text, const std::string& copy_root, const std::string& project_dir,
                           const std::string& setup_py) {
