@@ -15,6 +15,7 @@
 #include "analyzers/build/configuration_checks.h"
 #include "analyzers/binary/symbol_classifier.h"
 #include "analyzers/source/lint_targets.h"
+#include "analyzers/source/rules_import.h"
 #include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
@@ -191,6 +192,10 @@ findings::Subject build_ninja_subject(const inputs::CompileDb& db) {
 
 int run(CheckArgs a) {
   validate_report_options(a.report);
+  // Before anything runs: found out after the projects were read, the same
+  // error would come with a report of work done for nothing.
+  if (!a.lint.torch_include.empty() && !source::has_stable_headers(a.lint.torch_include))
+    throw InputError(a.lint.torch_include, "no PyTorch stable headers here (expected torch/csrc/stable/)");
   if (a.paths.empty()) a.paths.push_back(".");
   const std::string cwd = fs::current_path().string();
   findings::Report report;

@@ -167,6 +167,19 @@ TEST(ProjectMode, UnreadableSetupPyIsOneLineExitTwo) {
   EXPECT_NE(r.err.find("setup.py"), std::string::npos) << r.err;
 }
 
+// A --torch-include without stable headers is refused before the project is
+// read: one line, exit 2 and no report of work done with the wrong headers.
+TEST(ProjectMode, TorchIncludeWithoutStableHeadersIsRefusedBeforeAnything) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "a.cpp", "#include <torch/csrc/stable/library.h>\nint f() { return 0; }\n");
+  const std::string empty = make_temp_dir();
+  auto r = run_torchabi({"check", "--torch-include", empty, dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(empty + ": no PyTorch stable headers"), std::string::npos) << r.err;
+}
+
 TEST(ProjectMode, NothingToAnalyseIsExitTwoButOtherInputsStillCount) {
   const std::string empty = make_temp_dir();
   auto none = run_torchabi({"check", empty});

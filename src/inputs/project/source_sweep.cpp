@@ -99,7 +99,8 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
   auto add = [&](const std::string& compiler, const std::vector<std::string>& sources) {
     if (sources.empty()) return;
     BuildConfiguration c;
-    c.unit = "sources of " + root.filename().string();
+    // "/x/proj/" (from "proj/." or "."): the directory's name, not "".
+    c.unit = "sources of " + (root.has_filename() ? root : root.parent_path()).filename().string();
     c.compiler = compiler;
     c.platform = "linux";
     c.method = "sources swept: the build was not understood";
