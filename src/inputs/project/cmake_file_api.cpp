@@ -12,6 +12,7 @@
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
 #include "inputs/project/environment/build_environment.h"
+#include "inputs/project/environment/cmake_prerequisites.h"
 #include "inputs/project/environment/cmake_version_floor.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/timed_child.h"
@@ -70,8 +71,13 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     return r;
   }
   const fs::path base(scratch.path());
-  const fs::path copy = base / "src", build = base / "build", torch_dir = base / "torch";
+  const fs::path copy = base / "src", torch_dir = base / "torch";
+  // The second configure (past missing prerequisites) gets a build tree of
+  // its own: both are handed to the sandbox before either runs.
+  fs::path build = base / "build";
+  const fs::path build_continued = base / "build-continued";
   CudaStandIn cuda;
+  PrerequisitesScript prerequisites;
   std::vector<LoweredFloor> lowered;
   try {
     fs::create_directories(copy);
@@ -85,8 +91,12 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                fs::relative(l.file, copy).string() + " lowered to the machine's " + machine + " in the scratch copy";
     if (!given.empty()) r.facts.emplace_back("given to cmake", given);
     // A stateless query: the file's presence asks for the codemodel.
-    fs::create_directories(build / ".cmake/api/v1/query");
-    std::ofstream(build / ".cmake/api/v1/query/codemodel-v2");
+    for (const fs::path& b : {build, build_continued}) {
+      fs::create_directories(b / ".cmake/api/v1/query");
+      std::ofstream(b / ".cmake/api/v1/query/codemodel-v2");
+    }
+    fs::create_directories(base / "prerequisites");
+    prerequisites = write_prerequisites_script((base / "prerequisites").string(), machine);
     fs::create_directories(torch_dir);
     write_torch_config(torch_dir.string(), torch, torch_headers_version(torch.include_dirs));
     cuda = write_cuda_stand_in((base / "cuda-stand-in").string(), options.machine_cuda);
@@ -94,10 +104,14 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
   }
-  std::vector<std::string> argv = {options.cmake, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
-                                   "-B", build.string(), "-G", "Unix Makefiles", "-Wno-dev",
-                                   "-DTorch_DIR=" + torch_dir.string()};
-  for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
+  auto argv_for = [&](const fs::path& build_dir, const std::vector<std::string>& extra) {
+    std::vector<std::string> argv = {options.cmake, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
+                                     "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
+                                     "-DTorch_DIR=" + torch_dir.string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
+    return argv;
+  };
   std::vector<std::string> visible = torch.include_dirs;
   if (cuda.real_toolkit) visible.push_back(cuda.toolkit_root);
   BuildEnvironment env;
@@ -108,7 +122,23 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
   }
-  const ChildResult run = run_timed(argv, build.string(), options.timeout_seconds, env.confined ? &env.confinement : nullptr);
+  const Confinement* confinement = env.confined ? &env.confinement : nullptr;
+  ChildResult run = run_timed(argv_for(build, {}), build.string(), options.timeout_seconds, confinement);
+  // Stopped by what a build machine has and this one lacks: once more, past it.
+  std::vector<ContinuedPast> continued;
+  std::string first_error;
+  if (run.started && !run.timed_out && !run.sandbox_unavailable && run.exit_code != 0 && !prerequisites.log.empty()) {
+    ChildResult again = run_timed(argv_for(build_continued, prerequisites.cmake_args), build_continued.string(),
+                                  options.timeout_seconds, confinement);
+    continued = read_continued(prerequisites.log);
+    if (again.started && !again.timed_out && again.exit_code == 0 && !continued.empty()) {
+      first_error = last_cmake_error(run.output);
+      run = std::move(again);
+      build = build_continued;
+    } else {
+      continued.clear();
+    }
+  }
   if (run.sandbox_unavailable) {
     r.failure = "it cannot be confined here (" + run.output.substr(run.output.find("sandbox unavailable: ") + 21) +
                 "), so it was not configured; --run-build=unconfined runs it anyway";
@@ -165,6 +195,20 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
       }
       c.arguments = std::move(kept);
     }
+  }
+  if (!continued.empty()) {
+    // Which flags the missing packages would have added is unknown; so is
+    // what a project skips after its own FATAL_ERROR: every target's flags.
+    std::vector<std::string> what;
+    for (const auto& c : continued) what.push_back(describe(c));
+    const std::string listed = join(what, "; ");
+    for (auto& c : reply.configurations)
+      c.unresolved += (c.unresolved.empty() ? "" : "; ") +
+                      std::string("what the prerequisites this machine lacks would add (") + listed + ")";
+    r.notes.push_back({lists.string(), 0,
+                       "the configure stopped at a prerequisite this machine lacks (" + first_error +
+                           "): configured again past it, as on a build machine that has it: " + listed});
+    r.facts.emplace_back("continued past", listed);
   }
   r.configurations = std::move(reply.configurations);
   r.facts.emplace_back("build description",

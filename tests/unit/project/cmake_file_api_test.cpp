@@ -2,6 +2,7 @@
 // (inputs/project/cmake_file_api.h): targets declared by the project's own
 // functions, generator expressions, CUDA without nvcc, and the configures that
 // fail, hang or write into their source tree.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -226,8 +227,32 @@ TEST(CMakeFileApi, AConfigureErrorIsTheFailure) {
   REQUIRE_CMAKE();
   FileApiResult r = configure_with_file_api(kMisbehaving + "/configure_error/CMakeLists.txt", FakeTorch().loc, {});
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.failure, "configure failed: CMake Error at CMakeLists.txt:4 (message): needs_sdk: set ACME_SDK_ROOT to "
-                       "the ACME SDK");
+  EXPECT_EQ(r.failure, "configure failed: CMake Error at CMakeLists.txt:4 (add_subdirectory): add_subdirectory given "
+                       "source \"acme_sdk\" which is not an existing directory.");
+}
+
+// The configure a build machine would finish: configured again past what
+// this machine lacks, each stand-in named, the flags unresolved.
+TEST(CMakeFileApi, AConfigureStoppedByMissingPrerequisitesGoesOnPastThem) {
+  REQUIRE_CMAKE();
+  if (version_below(machine_cmake_version("cmake"), "3.24")) GTEST_SKIP() << "needs CMake 3.24 (dependency providers)";
+  FileApiResult r = configure_with_file_api(kMisbehaving + "/missing_prerequisites/CMakeLists.txt", FakeTorch().loc, {});
+  ASSERT_TRUE(r.ok) << r.failure;
+  const BuildConfiguration* ops = find(r.configurations, "target ops", "cxx");
+  ASSERT_NE(ops, nullptr) << dump(r.configurations);
+  EXPECT_NE(std::find(ops->arguments.begin(), ops->arguments.end(), "-DTORCH_TARGET_VERSION=0x020a000000000000"),
+            ops->arguments.end());
+  for (const auto& a : ops->arguments) EXPECT_EQ(a.find("NOTFOUND"), std::string::npos) << a;
+  for (const std::string named : {"find_package(AcmeCodec REQUIRED) in CMakeLists.txt: not found, taken as found",
+                                  "message(FATAL_ERROR) in CMakeLists.txt: \"libgadget not found: install it or set BUILD_GADGET=0\"",
+                                  "AcmeCodec::codec (linked by ops): never defined, an empty stand-in",
+                                  "Gadget::gadget (linked by ops): never defined, an empty stand-in",
+                                  "GADGET_INCLUDE_DIR-NOTFOUND (used by ops): dropped"})
+    EXPECT_NE(ops->unresolved.find(named), std::string::npos) << named << "\n in: " << ops->unresolved;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_TRUE(r.notes[0].message.starts_with("the configure stopped at a prerequisite this machine lacks (CMake Error "
+                                             "at CMakeLists.txt:5 (find_package)"))
+      << r.notes[0].message;
 }
 
 TEST(CMakeFileApi, AHangingConfigureIsKilledAtTheTimeLimit) {
@@ -341,7 +366,7 @@ TEST(CMakeFileApi, ProjectModeFallsBackToTheStaticReaderWithANote) {
   REQUIRE_CMAKE();
   TempTree t;
   t.write("CMakeLists.txt", "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n"
-                            "message(FATAL_ERROR \"no SDK\")\nadd_library(p SHARED a.cpp)\n")
+                            "add_subdirectory(sdk)\nadd_library(p SHARED a.cpp)\n")
       .write("a.cpp", "");
   ProjectOptions o;
   o.run_build = true;
@@ -349,7 +374,8 @@ TEST(CMakeFileApi, ProjectModeFallsBackToTheStaticReaderWithANote) {
   ASSERT_FALSE(b.notes.empty());
   EXPECT_EQ(b.notes[0].file, t.p("CMakeLists.txt"));
   EXPECT_EQ(b.notes[0].message, "CMakeLists.txt could not be configured (configure failed: CMake Error at "
-                                "CMakeLists.txt:3 (message): no SDK): read statically instead");
+                                "CMakeLists.txt:3 (add_subdirectory): add_subdirectory given source \"sdk\" which is "
+                                "not an existing directory.): read statically instead");
   ASSERT_EQ(b.configurations.size(), 1u);
   EXPECT_EQ(b.configurations[0].method, "CMakeLists.txt read, not configured");
 }
@@ -454,13 +480,13 @@ TEST(CMakeVersionFloor, AFailureAfterALoweredFloorNamesBothVersions) {
   if (machine.empty()) GTEST_SKIP() << "no cmake";
   ScratchDir d("floor-fails");
   std::ofstream(d.path() + "/CMakeLists.txt")
-      << "cmake_minimum_required(VERSION 99.1)\nproject(newer CXX)\nmessage(FATAL_ERROR \"Unable to find python.\")\n";
+      << "cmake_minimum_required(VERSION 99.1)\nproject(newer CXX)\ncommand_of_cmake_99()\n";
   TorchLocation torch;
   FileApiOptions options;
   options.machine_cuda = false;
   const FileApiResult r = configure_with_file_api(d.path() + "/CMakeLists.txt", torch, options);
   ASSERT_FALSE(r.ok);
-  EXPECT_NE(r.failure.find("Unable to find python."), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("Unknown CMake command \"command_of_cmake_99\""), std::string::npos) << r.failure;
   EXPECT_NE(r.failure.find("the project asks for CMake 99.1 and this machine has " + machine), std::string::npos)
       << r.failure;
   EXPECT_EQ(r.failure.find('\n'), std::string::npos) << r.failure;
