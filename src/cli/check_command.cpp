@@ -12,7 +12,9 @@
 #include <set>
 
 #include "analyzers/binary/audit_runner.h"
+#include "analyzers/build/both_ways.h"
 #include "analyzers/build/configuration_checks.h"
+#include "analyzers/source/configurations.h"
 #include "analyzers/binary/symbol_classifier.h"
 #include "analyzers/source/lint_targets.h"
 #include "analyzers/source/rules_import.h"
@@ -291,6 +293,21 @@ int run(CheckArgs a) {
       LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
       for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
       analysed += out.analysed;
+      // USE_CUDA unknown where it matters: the other way too, merged.
+      if (auto again = build::commands_to_lint_with_cuda(project, /*all_unknown=*/!compare, out.report)) {
+        source::LintRequest other = req;
+        other.derived_db = std::move(*again);
+        const size_t n = other.derived_db->commands.size();
+        LintOutcome second = lint_sources(other, a.lint, /*registrations=*/false, /*fold_same_method=*/true);
+        source::merge_configuration(out.report, std::move(second.report), std::string("-D") + build::kOtherWayDefine);
+        build::drop_branches_seen_both_ways(out.report);
+        for (auto& subject : report.subjects)
+          if (subject.kind == "project" && subject.path == project.build_file)
+            subject.facts.emplace_back("linted both ways",
+                                       std::to_string(n) + " translation unit" + (n == 1 ? "" : "s") +
+                                           " again with -D" + build::kOtherWayDefine + ": the build's " +
+                                           build::kOtherWayDefine + " could not be determined and their code depends on it");
+      }
       // Compare the configurations the build ships, once each is linted.
       if (compare) build::check_configurations(project, platform, out.report);
       else build::keep_what_rests_on_known_flags(out.report);
