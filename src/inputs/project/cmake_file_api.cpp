@@ -1,5 +1,7 @@
 #include "inputs/project/cmake_file_api.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -123,13 +125,20 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     return r;
   }
   const Confinement* confinement = env.confined ? &env.confinement : nullptr;
+  const auto started = std::chrono::steady_clock::now();
   ChildResult run = run_timed(argv_for(build, {}), build.string(), options.timeout_seconds, confinement);
+  const int first_seconds =
+      static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count());
   // Stopped by what a build machine has and this one lacks: once more, past it.
   std::vector<ContinuedPast> continued;
   std::string first_error;
   if (run.started && !run.timed_out && !run.sandbox_unavailable && run.exit_code != 0 && !prerequisites.log.empty()) {
-    ChildResult again = run_timed(argv_for(build_continued, prerequisites.cmake_args), build_continued.string(),
-                                  options.timeout_seconds, confinement);
+    // Past the first error it does what the first one did, and more: but a
+    // project's own download-and-retry loop (no network here) must not
+    // double the wait for an answer.
+    const int limit = std::min(options.timeout_seconds, std::max(30, 3 * first_seconds));
+    ChildResult again = run_timed(argv_for(build_continued, prerequisites.cmake_args), build_continued.string(), limit,
+                                  confinement);
     continued = read_continued(prerequisites.log);
     if (again.started && !again.timed_out && again.exit_code == 0 && !continued.empty()) {
       first_error = last_cmake_error(run.output);

@@ -5,6 +5,7 @@
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/jit_load.h"
 #include "inputs/project/jit_run.h"
+#include "inputs/project/legacy_by_design.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
 #include "inputs/project/stated_requirements.h"
@@ -53,6 +54,7 @@ void add_to_configuration(ProjectBuild& b, const BuildConfiguration& proto, cons
 }
 
 void fill_compile_db(ProjectBuild& b, const std::string& platform) {
+  mark_legacy_by_design(b, platform);
   b.db.path = b.build_file;
   b.db.commands.clear();
   // A legacy configuration's file that a stable one compiles too (a binding

@@ -69,6 +69,8 @@ Walk walk(const fs::path& dir) {
 
 bool has_sources(const std::string& dir) { return !walk(fs::absolute(dir).lexically_normal()).sources.empty(); }
 
+std::vector<std::string> project_headers(const std::string& dir) { return walk(fs::absolute(dir).lexically_normal()).headers; }
+
 ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, const std::vector<std::string>& defines,
                            const std::string& why) {
   const fs::path root = fs::absolute(dir).lexically_normal();

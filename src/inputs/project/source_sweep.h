@@ -30,4 +30,7 @@ ProjectBuild sweep_sources(const std::string& dir, const TorchLocation& torch, c
 // True when `dir` holds at least one C/C++/CUDA source file (same walk).
 bool has_sources(const std::string& dir);
 
+// The project's own headers under `dir` (same walk), for TorchIncludeGraph.
+std::vector<std::string> project_headers(const std::string& dir);
+
 }  // namespace torchabi::inputs

@@ -1,0 +1,89 @@
+// A unit that only reaches legacy PyTorch headers, next to one that reaches
+// the stable ABI, is legacy by design (inputs/project/legacy_by_design.h);
+// a project that has ported nothing, and a unit that mixes both, are not.
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "inputs/project/legacy_by_design.h"
+
+namespace torchabi::inputs {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Tree {
+  fs::path dir = fs::temp_directory_path() / ("torchabi-legacy-" + std::to_string(::getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  Tree() {
+    fs::create_directories(dir / "csrc");
+    write("csrc/compat.h", "#pragma once\n#include <torch/csrc/stable/library.h>\n");
+    write("csrc/stable_ops.cpp", "#include \"compat.h\"\n");  // stable through the project's header
+    write("csrc/legacy_ops.cpp", "#include <torch/extension.h>\n");
+    write("csrc/legacy_kernels.cu", "#include <ATen/ATen.h>\n");
+    write("csrc/plain.cpp", "int f();\n");
+    write("setup.py", "");
+  }
+  ~Tree() { fs::remove_all(dir); }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir / rel) << text; }
+  BuildConfiguration unit(const std::string& name, const std::string& compiler, std::vector<std::string> rel) {
+    BuildConfiguration c;
+    c.unit = name;
+    c.compiler = compiler;
+    c.platform = "linux";
+    c.directory = dir.string();
+    for (auto& r : rel) c.sources.push_back((dir / r).string());
+    return c;
+  }
+  ProjectBuild project(std::vector<BuildConfiguration> cs) {
+    ProjectBuild b;
+    b.build_file = (dir / "setup.py").string();
+    b.configurations = std::move(cs);
+    return b;
+  }
+};
+
+TEST(LegacyByDesign, ALegacyUnitNextToAStableOneIsNotHeldToTheStableAbi) {
+  Tree t;
+  ProjectBuild b = t.project({t.unit("target _C", "cxx", {"csrc/legacy_ops.cpp", "csrc/plain.cpp"}),
+                              t.unit("target _C", "nvcc", {"csrc/legacy_kernels.cu"}),
+                              t.unit("target _C_stable", "cxx", {"csrc/stable_ops.cpp", "csrc/plain.cpp"})});
+  mark_legacy_by_design(b, "linux");
+  EXPECT_FALSE(b.configurations[0].stable_expected);
+  EXPECT_FALSE(b.configurations[1].stable_expected);
+  EXPECT_TRUE(b.configurations[2].stable_expected);
+  ASSERT_EQ(b.facts.size(), 1u);
+  EXPECT_EQ(b.facts[0].first, "legacy by design");
+  EXPECT_EQ(b.facts[0].second.rfind("target _C: 2 of 3 sources include ATen/c10/torch/extension.h headers and none "
+                                    "the stable ABI, while target _C_stable uses it",
+                                    0),
+            0u)
+      << b.facts[0].second;
+}
+
+TEST(LegacyByDesign, NothingPortedYetIsHeldToTheStableAbi) {
+  Tree t;
+  ProjectBuild b = t.project({t.unit("extension a", "cxx", {"csrc/legacy_ops.cpp"}),
+                              t.unit("extension b", "nvcc", {"csrc/legacy_kernels.cu"})});
+  mark_legacy_by_design(b, "linux");
+  EXPECT_TRUE(b.configurations[0].stable_expected);
+  EXPECT_TRUE(b.configurations[1].stable_expected);
+  EXPECT_TRUE(b.facts.empty());
+}
+
+// A port that still includes ATen in one file is a port with a defect, not
+// a legacy library: its legacy sources are linted.
+TEST(LegacyByDesign, AUnitThatMixesBothIsLinted) {
+  Tree t;
+  ProjectBuild b = t.project({t.unit("extension ops", "cxx", {"csrc/stable_ops.cpp"}),
+                              t.unit("extension ops", "nvcc", {"csrc/legacy_kernels.cu"}),
+                              t.unit("extension other", "cxx", {"csrc/stable_ops.cpp"})});
+  mark_legacy_by_design(b, "linux");
+  for (const auto& c : b.configurations) EXPECT_TRUE(c.stable_expected) << c.label();
+  EXPECT_TRUE(b.facts.empty());
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
