@@ -33,8 +33,12 @@ std::optional<inputs::CompileDb> commands_to_lint_with_cuda(const inputs::Projec
   // The sources (as the report shows them) whose lint met USE_CUDA: the
   // file of the finding, or the source that compiled the header it is in.
   std::set<std::string> met;
+  // Only an inactive branch hides code the other way would parse: a name
+  // the shim declares under USE_CUDA (build-api-hidden-by-configuration) is
+  // already a note while the flags are unknown, and the other way would only
+  // take it back (at the cost of a second lint of every such TU).
   for (const auto& f : first.findings) {
-    if (!mentions(f, macro)) continue;
+    if (f.rule != "source-inactive-branch" || !mentions(f, macro)) continue;
     met.insert(shown_path(f.location.file));
     for (const auto& n : f.notes)
       if (n.starts_with(findings::kCompiledFrom)) met.insert(shown_path(n.substr(findings::kCompiledFrom.size())));

@@ -22,8 +22,8 @@ inline constexpr const char* kOtherWayDefine = "USE_CUDA";
 // The project's compile commands to lint again with -DUSE_CUDA: those of
 // configurations whose flags are unresolved (every one when `all_unknown`),
 // that do not decide USE_CUDA themselves (-D or -U), and whose first lint
-// (`first`) reported something that turns on USE_CUDA in the source or a
-// header it compiled. Nothing when no command qualifies.
+// (`first`) found PyTorch uses in a branch USE_CUDA would enable, in the
+// source or a header it compiled. Nothing when no command qualifies.
 std::optional<inputs::CompileDb> commands_to_lint_with_cuda(const inputs::ProjectBuild& project, bool all_unknown,
                                                             const findings::Report& first);
 
