@@ -180,6 +180,30 @@ TEST(ProjectMode, TorchIncludeWithoutStableHeadersIsRefusedBeforeAnything) {
   EXPECT_NE(r.err.find(empty + ": no PyTorch stable headers"), std::string::npos) << r.err;
 }
 
+// A legacy extension shipped next to a ported one is legacy by design: its
+// ATen uses are not the port's defects (inputs/project/legacy_by_design.h).
+TEST(ProjectMode, ALegacyExtensionNextToAStableOneIsNotLinted) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "setup.py",
+             "from torch.utils.cpp_extension import CppExtension\n"
+             "legacy = CppExtension('x._legacy', ['legacy.cpp'])\n"
+             "stable = CppExtension('x._stable', ['stable.cpp'],\n"
+             "                      extra_compile_args={'cxx': ['-DTORCH_TARGET_VERSION=0x020a000000000000']})\n");
+  write_file(dir, "legacy.cpp", "#include <torch/extension.h>\nat::Tensor f(const at::Tensor& t) { return t; }\n");
+  write_file(dir, "stable.cpp", "#include <torch/csrc/stable/library.h>\nint g() { return 0; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = r.json();
+  std::set<std::string> units;
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit") units.insert(fs::path(s["path"].get<std::string>()).filename().string());
+  EXPECT_EQ(units, (std::set<std::string>{"stable.cpp"})) << j.dump(1);
+  const auto* p = project_subject(j);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->at("facts").at("legacy by design").get<std::string>().rfind("extension x._legacy: 1 of 1 sources", 0), 0u)
+      << p->dump(1);
+}
+
 TEST(ProjectMode, NothingToAnalyseIsExitTwoButOtherInputsStillCount) {
   const std::string empty = make_temp_dir();
   auto none = run_torchabi({"check", empty});
