@@ -420,6 +420,20 @@ private:
   }
 
   // ---- if() ----
+  // A name if() tests that nothing read has set: CMake takes it as false (or
+  // as its own text), and so does the reader, but remembers it.
+  void unknown_if_unset(const std::string& name, const Scope& scope) {
+    static const std::set<std::string> kPlatform = {"WIN32", "APPLE", "MSVC", "MINGW", "CYGWIN", "MSYS", "ANDROID",
+                                                    "IOS", "BORLAND", "WATCOM", "XCODE", "CMAKE_CROSSCOMPILING"};
+    const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                            std::all_of(name.begin(), name.end(), [](char ch) {
+                              return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                            });
+    if (!identifier || scope.vars.count(name) || cache_.count(name) || kPlatform.count(name)) return;
+    if (std::find(out_.unknown_conditions.begin(), out_.unknown_conditions.end(), name) == out_.unknown_conditions.end())
+      out_.unknown_conditions.push_back(name);
+  }
+
   bool truth(const std::string& a, bool quoted, const Scope& scope) {
     if (is_true_constant(a)) return true;
     if (is_false_constant(a)) return false;
@@ -427,6 +441,7 @@ private:
     auto it = scope.vars.find(a);
     if (it != scope.vars.end()) return !is_false_constant(it->second);
     auto c = cache_.find(a);
+    if (c == cache_.end()) unknown_if_unset(a, scope);
     return c != cache_.end() && !is_false_constant(c->second);
   }
 
@@ -472,6 +487,7 @@ private:
         if (kBinary.count(op) && at + 1 < args.size()) {
           const Arg& b = args[at + 1];
           at += 2;
+          if (!a.quoted) unknown_if_unset(a.text, scope);  // VLLM_GPU_LANG STREQUAL "CUDA"
           const std::string l = deref(a, scope), r = deref(b, scope);
           if (op == "STREQUAL") return l == r;
           if (op == "STRLESS") return l < r;

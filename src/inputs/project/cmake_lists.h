@@ -39,6 +39,11 @@ struct CMakeTarget {
 struct CMakeProject {
   std::vector<CMakeTarget> targets;
   std::vector<ProjectNote> notes;
+  // Variables an if() tested that nothing read had set (CUDA_FOUND, set by
+  // TorchConfig.cmake; HIP_FOUND; a value the configure computes): taken as
+  // false, as CMake takes an undefined variable, but a configure may well
+  // have set them, so the flags under such a branch are not known.
+  std::vector<std::string> unknown_conditions;
 };
 
 // `cache` holds -D values given as a configure would (NAME → value).

@@ -245,6 +245,20 @@ ProjectBuild read_cmake_build(const std::string& file, const TorchLocation& torc
     }
   }
   if (torch_used) b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + join(torch.include_dirs, " ") : torch.how);
+  if (!project.unknown_conditions.empty()) {
+    // What a configure would have set decides branches here: the flags read
+    // may lack what those branches add (vLLM's USE_CUDA under
+    // `if(VLLM_GPU_LANG STREQUAL "CUDA")`, itself set when CUDA_FOUND).
+    std::vector<std::string> names(project.unknown_conditions.begin(),
+                                   project.unknown_conditions.begin() + std::min<size_t>(6, project.unknown_conditions.size()));
+    std::string listed = join(names, ", ");
+    if (project.unknown_conditions.size() > names.size())
+      listed += " and " + std::to_string(project.unknown_conditions.size() - names.size()) + " more";
+    const std::string why = "if() conditions on values only a configure sets (" + listed +
+                            ") were taken as false when CMakeLists.txt was read";
+    for (auto& c : b.configurations) c.unresolved += (c.unresolved.empty() ? "" : "; ") + why;
+    b.notes.push_back({file, 0, why + ": the flags under those branches are unknown; configure it (--run-build) or give them with -D"});
+  }
   return b;
 }
 

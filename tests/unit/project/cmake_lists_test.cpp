@@ -48,6 +48,29 @@ TEST(CMakeLists, TheSampleAsAConfigureWouldSeeIt) {
   EXPECT_TRUE(t.cxx_extensions);
 }
 
+// vLLM's shape: USE_CUDA is defined under a branch on a value only the
+// configure sets. The reader takes it as false, as CMake would an undefined
+// variable, and says which names it could not know; the sample has none.
+TEST(CMakeLists, ConditionsOnValuesOnlyAConfigureSetsAreNamed) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n"
+          "option(BUILD_TESTS \"tests\" OFF)\n"
+          "if(BUILD_TESTS OR WIN32)\n  message(STATUS tests)\nendif()\n"
+          "if(NOT HIP_FOUND AND CUDA_FOUND)\n  set(GPU_LANG CUDA)\nendif()\n"
+          "add_library(ops SHARED ops.cpp)\n"
+          "if(GPU_LANG STREQUAL \"CUDA\")\n  target_compile_definitions(ops PRIVATE USE_CUDA)\nendif()\n")
+      .write("ops.cpp", "");
+  CMakeProject p = t.read();
+  EXPECT_EQ(p.unknown_conditions, (std::vector<std::string>{"HIP_FOUND", "CUDA_FOUND", "GPU_LANG"}));
+  // Given as the configure would have set it, nothing is unknown.
+  CMakeProject given = t.read({{"HIP_FOUND", "OFF"}, {"CUDA_FOUND", "ON"}});
+  EXPECT_TRUE(given.unknown_conditions.empty());
+  ASSERT_EQ(given.targets.size(), 1u);
+  EXPECT_EQ(given.targets[0].definitions, (std::vector<std::string>{"USE_CUDA"}));
+  EXPECT_TRUE(read_cmake_lists(kSample + "/CMakeLists.txt").unknown_conditions.empty());
+}
+
 TEST(CMakeLists, CacheValuesWinOverOptionsAndCacheDefaults) {
   CMakeProject p = read_cmake_lists(kSample + "/CMakeLists.txt",
                                     {{"CMAKE_EXT_FOR_2_9", "OFF"}, {"TORCH_STABLE_INCLUDE", "/opt/torch/include"}});

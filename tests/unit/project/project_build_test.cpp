@@ -81,6 +81,25 @@ TEST(ProjectBuild, ASourceTheBuildGeneratesIsANoteNotTheEnd) {
   fs::remove_all(dir);
 }
 
+// A CMakeLists.txt read (not configured) whose branches test what only a
+// configure sets: its flags are unresolved, so findings resting on them are
+// notes, not "does not define USE_CUDA" errors.
+TEST(ProjectBuild, ACMakeReadUnderUnknownConditionsHasUnresolvedFlags) {
+  const fs::path dir = fs::temp_directory_path() / ("torchabi-unknown-if-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "CMakeLists.txt") << "add_library(ops SHARED ops.cpp)\n"
+                                           "if(CUDA_FOUND)\n  target_compile_definitions(ops PRIVATE USE_CUDA)\nendif()\n";
+  std::ofstream(dir / "ops.cpp") << "int ops() { return 0; }\n";
+  ProjectBuild b = read_project_build((dir / "CMakeLists.txt").string(), standin_torch());  // read: run_build is off
+  ASSERT_EQ(b.configurations.size(), 1u);
+  EXPECT_NE(b.configurations[0].unresolved.find("(CUDA_FOUND) were taken as false"), std::string::npos)
+      << b.configurations[0].unresolved;
+  bool noted = false;
+  for (const auto& n : b.notes) noted |= n.message.find("CUDA_FOUND") != std::string::npos;
+  EXPECT_TRUE(noted);
+  fs::remove_all(dir);
+}
+
 TEST(ProjectBuild, NoSetupPyNoBuildDescription) {
   const fs::path dir = fs::temp_directory_path() / ("torchabi-nosetup-" + std::to_string(::getpid()));
   fs::create_directories(dir);
