@@ -104,11 +104,16 @@ std::string build_machine_project() {
              "sha = subprocess.check_output(['git', 'rev-parse', 'HEAD']).decode().strip()\n"
              "assert len(sha) == 40, sha\n"
              "target = ['-DTORCH_TARGET_VERSION=0x020a000000000000']\n"
-             "setup(name='bm', version=version, ext_modules=[CUDAExtension('bm._C', ['csrc/ops.cpp', 'csrc/kernel.cu'],\n"
-             "      extra_compile_args={'cxx': target, 'nvcc': target})], cmdclass={'build_ext': BuildExtension})\n");
+             "exts = [CUDAExtension('bm._C', ['csrc/ops.cpp', 'csrc/kernel.cu'],\n"
+             "        extra_compile_args={'cxx': target, 'nvcc': target})]\n"
+             // One extension per compute capability, as the release wheels list them (Ada's too).
+             "if '8.9' in os.environ['TORCH_CUDA_ARCH_LIST'].replace(' ', ';').split(';'):\n"
+             "    exts.append(CUDAExtension('bm._sm89', ['csrc/sm89.cu'], extra_compile_args={'nvcc': target}))\n"
+             "setup(name='bm', version=version, ext_modules=exts, cmdclass={'build_ext': BuildExtension})\n");
   write_file(dir, ".gitmodules", "[submodule \"third_party/cutlass\"]\n\tpath = third_party/cutlass\n\turl = https://example.invalid/cutlass.git\n");
   write_file(dir, "csrc/ops.cpp", kStableOps);
   write_file(dir, "csrc/kernel.cu", "#include <torch/csrc/stable/tensor.h>\nint kernel_marker = 1;\n");
+  write_file(dir, "csrc/sm89.cu", "#include <torch/csrc/stable/tensor.h>\nint sm89_marker = 1;\n");
   return dir;
 }
 
@@ -118,7 +123,7 @@ void expect_build_machine_read(const std::string& python) {
   std::string err;
   const nlohmann::json j = check(dir, python, &rc, &err);
   ASSERT_NE(rc, 2) << err;
-  EXPECT_EQ(linted_units(j), (std::set<std::string>{"ops.cpp", "kernel.cu"})) << j.dump(1);
+  EXPECT_EQ(linted_units(j), (std::set<std::string>{"ops.cpp", "kernel.cu", "sm89.cu"})) << j.dump(1);
   const auto* project = project_subject(j);
   ASSERT_NE(project, nullptr) << j.dump(1);
   EXPECT_NE(fact(project, "build description").find("setup.py run in CPython"), std::string::npos) << project->dump(1);

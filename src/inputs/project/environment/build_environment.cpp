@@ -17,7 +17,10 @@ namespace {
 // What CI builds of extensions set, and what a script finds here when the
 // user's environment does not set it.
 const std::vector<std::pair<std::string, std::string>> kAssumed = {
-    {"TORCH_CUDA_ARCH_LIST", "8.0;9.0"},  // torch raises without one when CUDA is found and no GPU is
+    // torch raises without one when CUDA is found and no GPU is; Ampere, Ada
+    // and Hopper, as release wheels list them (scripts that build one
+    // extension per capability, like SageAttention's, build all three).
+    {"TORCH_CUDA_ARCH_LIST", "8.0;8.9;9.0"},
     {"FORCE_CUDA", "1"},
     {"MAX_JOBS", "1"},
     {"CUDA_VERSION", kStandInCudaVersion},
