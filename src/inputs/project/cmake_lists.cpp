@@ -1,5 +1,7 @@
 #include "inputs/project/cmake_lists.h"
 
+#include "inputs/project/environment/build_environment.h"  // kStandInCudaVersion
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -419,6 +421,15 @@ private:
     return false;
   }
 
+  // The CUDA compiler of a build machine, as the configure's stand-in nvcc
+  // reports it (CMakeLists.txt that branch on its version read as there).
+  void cuda_compiler(Scope& scope) {
+    const std::string version = std::string(kStandInCudaVersion) + ".0";
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"CMAKE_CUDA_COMPILER_VERSION", version},
+                                      {"CMAKE_CUDA_COMPILER_ID", "NVIDIA"}})
+      if (!scope.vars.count(name) && !cache_.count(name)) scope.vars[name] = value;
+  }
+
   // ---- if() ----
   // A name if() tests that nothing read has set: CMake takes it as false (or
   // as its own text), and so does the reader, but remembers it.
@@ -754,6 +765,9 @@ private:
       scope.vars["PROJECT_SOURCE_DIR"] = dir;
       scope.vars[v[0] + "_SOURCE_DIR"] = dir;
       if (!scope.vars.count("CMAKE_PROJECT_NAME")) scope.vars["CMAKE_PROJECT_NAME"] = v[0];
+      if (std::find(v.begin(), v.end(), "CUDA") != v.end()) cuda_compiler(scope);
+    } else if (n == "enable_language" && std::find(v.begin(), v.end(), "CUDA") != v.end()) {
+      cuda_compiler(scope);
     } else if (n == "find_package" && !v.empty()) {
       // A real configure fails without a required package; reading, take it as found.
       scope.vars[v[0] + "_FOUND"] = "TRUE";
@@ -761,6 +775,14 @@ private:
         scope.vars["TORCH_FOUND"] = "TRUE";
         scope.vars["TORCH_LIBRARIES"] = "torch";
         scope.vars["TORCH_INCLUDE_DIRS"] = kTorchIncludes;
+        // A CUDA build machine's TorchConfig.cmake finds CUDA too (vLLM's
+        // builds branch on CUDA_FOUND / CUDA_VERSION): the release the
+        // setup.py runs and the CMake configure are shown.
+        if (!scope.vars.count("CUDA_FOUND") && !cache_.count("CUDA_FOUND")) {
+          scope.vars["CUDA_FOUND"] = "TRUE";
+          scope.vars["CUDA_VERSION"] = kStandInCudaVersion;
+          scope.vars["CUDA_VERSION_STRING"] = kStandInCudaVersion;
+        }
       }
     } else if (n == "add_subdirectory" && !v.empty()) {
       const std::string sub = absolute(v[0], scope);

@@ -105,7 +105,12 @@ TEST(KernelTypes, StableFormsFromPyTorchsConversions) {
   ASSERT_TRUE(list.since);
   EXPECT_EQ(list.since->str(), "2.10");  // std::vector's conversion is guarded by 2.10
   EXPECT_NE(t.stable(type_of("Scalar"), Flow::Param, py).unsupported.find("double"), std::string::npos);
-  EXPECT_FALSE(t.stable(type_of("SymInt[]"), Flow::Param, py).unsupported.empty());
+  // libtorch converts SymInt as int (rules/runtime/schema_types.tsv, checked against real torch).
+  TypeForms symint = t.stable(type_of("SymInt"), Flow::Param, py);
+  EXPECT_TRUE(symint.unsupported.empty()) << symint.unsupported;
+  EXPECT_TRUE(matches_form("int64_t", symint.cpp));
+  EXPECT_TRUE(matches_form("std::vector<int64_t>", t.stable(type_of("SymInt[]"), Flow::Param, py).cpp));
+  EXPECT_FALSE(t.stable(type_of("SymBool"), Flow::Param, py).unsupported.empty());
   EXPECT_FALSE(t.stable(type_of("(int, int)"), Flow::Param, py).unsupported.empty());
 
   auto s = std::get<FunctionSchema>(parse_schema("f() -> (Tensor a, int b)"));
