@@ -177,6 +177,37 @@ TEST(UnstableMacro, ChainOfProjectMacrosIsReportedInTheInnermostDefinition) {
   EXPECT_TRUE(positions(r, "source-unstable-api").empty());
 }
 
+// AT_DISPATCH_* -> THO_DISPATCH_V2: the real THO_DISPATCH_V2 (2.14.1) passes
+// the expanded body to one more macro call, so a body with a comma outside
+// parentheses (`std::pair<scalar_t, int>`) goes in parentheses; one whose
+// commas are all inside parentheses or a comment keeps the plain form.
+TEST(UnstableMacro, ADispatchBodyWithACommaOutsideParenthesesIsParenthesized) {
+  // Debian's libtorch-dev (1.13): ATen/Dispatch.h alone, the stand-ins have no AT_DISPATCH.
+  if (!std::filesystem::exists("/usr/include/ATen/Dispatch.h")) GTEST_SKIP() << "no /usr/include/ATen/Dispatch.h";
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("dispatch_body_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string cpp = (dir / "k.cpp").string();
+  std::ofstream(cpp) << "#include <ATen/Dispatch.h>\n#include <algorithm>\n#include <utility>\n"
+                        "void k(c10::ScalarType st) {\n"
+                        "  AT_DISPATCH_FLOATING_TYPES(st, \"a\", [&] { std::pair<scalar_t, int> p{}; (void)p; });\n"
+                        "  AT_DISPATCH_FLOATING_TYPES(st, \"b\", [&] { (void)std::max(1, 2); /* x, y */ });\n"
+                        "}\n";
+  TuResult r = lint_file(cpp, {}, false);
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  const findings::Finding* comma = find_finding(r, "source-unstable-macro", 5, 3);
+  ASSERT_NE(comma, nullptr);
+  ASSERT_TRUE(comma->fix.has_value());
+  EXPECT_EQ(comma->fix->replacement,
+            "THO_DISPATCH_V2(st, \"a\", AT_WRAP(([&] { std::pair<scalar_t, int> p{}; (void)p; })), "
+            "AT_EXPAND(AT_FLOATING_TYPES))");
+  const findings::Finding* plain = find_finding(r, "source-unstable-macro", 6, 3);
+  ASSERT_NE(plain, nullptr);
+  ASSERT_TRUE(plain->fix.has_value());
+  EXPECT_EQ(plain->fix->replacement,
+            "THO_DISPATCH_V2(st, \"b\", AT_WRAP([&] { (void)std::max(1, 2); /* x, y */ }), "
+            "AT_EXPAND(AT_FLOATING_TYPES))");
+}
+
 // A project header that replaces c10's macro in a stable build: its own
 // definition, its uses judged by it; with no torch header at all (token
 // level) neither the #define, the #undef nor the uses are reported.

@@ -79,12 +79,52 @@ std::optional<std::vector<Span>> call_arguments(std::string_view text, size_t op
 // "THO_DISPATCH_V2($1, $2, AT_WRAP($3), ...)" filled with the call's
 // arguments, each a copy of the file's text (so that rewrites inside the
 // lambda compose with this one); false when it names one the call does not have.
-bool fill_template(const std::string& tmpl, const std::vector<Span>& args, findings::ReplacementBuilder& out) {
+//
+// An argument the template passes through AT_WRAP(...) (the dispatch body) is
+// put in parentheses when it holds a comma outside parentheses (a template
+// argument list such as `accessor<scalar_t, 2>`, a declaration `int a, b;`,
+// a braced list): the real THO_DISPATCH_V2 (2.14.1's headers) hands the body
+// on to one more macro call after it has been expanded (THO_AP<N>(C, BODY,
+// types...)), where such a comma splits it; `([&] { ... })()` calls the same
+// lambda with any release's macro.
+bool splits_in_macro_call(std::string_view text, const Span& a) {
+  int depth = 0;
+  for (size_t i = a.begin; i < a.end && i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < a.end && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= a.end) return true;  // not sure: the parentheses are harmless
+    } else if (c == '/' && i + 1 < a.end && text[i + 1] == '/') {
+      while (i < a.end && text[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < a.end && text[i + 1] == '*') {
+      const size_t close = text.find("*/", i + 2);
+      if (close == std::string_view::npos || close >= a.end) return true;
+      i = close + 1;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool fill_template(std::string_view text, const std::string& tmpl, const std::vector<Span>& args,
+                   findings::ReplacementBuilder& out) {
+  static constexpr std::string_view kWrap = "AT_WRAP(";
   for (size_t i = 0; i < tmpl.size(); ++i) {
     if (tmpl[i] == '$' && i + 1 < tmpl.size() && tmpl[i + 1] >= '1' && tmpl[i + 1] <= '9') {
+      const bool wrapped = i >= kWrap.size() && std::string_view(tmpl).substr(i - kWrap.size(), kWrap.size()) == kWrap &&
+                           i + 2 < tmpl.size() && tmpl[i + 2] == ')';
       const size_t k = static_cast<size_t>(tmpl[++i] - '1');
       if (k >= args.size() || args[k].empty()) return false;
+      const bool paren = wrapped && splits_in_macro_call(text, args[k]);
+      if (paren) out.text("(");
       out.copy(args[k].begin, args[k].end);
+      if (paren) out.text(")");
     } else {
       out.text(std::string_view(&tmpl[i], 1));
     }
@@ -118,7 +158,7 @@ void describe(CheckContext& ctx, const ReplacementMatch& m, findings::Finding& f
     const auto args = call_arguments(text, p, invocation.end);
     if (!args) return;
     findings::ReplacementBuilder filled(text);
-    if (!fill_template(*m.replacement, *args, filled)) return;
+    if (!fill_template(text, *m.replacement, *args, filled)) return;
     f.fix = filled.fix(name_range.file, name_range.begin, invocation.end, safe,
                        "rewrite the " + f.location.symbol + " call with " + api_name_of(*m.replacement));
   } else if (e.style == ReplacementStyle::PrefixArgs) {
