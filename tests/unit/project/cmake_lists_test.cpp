@@ -71,6 +71,27 @@ TEST(CMakeLists, ConditionsOnValuesOnlyAConfigureSetsAreNamed) {
   EXPECT_TRUE(read_cmake_lists(kSample + "/CMakeLists.txt").unknown_conditions.empty());
 }
 
+// What a CUDA build machine's configure sets, the reader sets too: Torch's
+// config finds CUDA, and the CUDA compiler is the stand-in nvcc's release.
+TEST(CMakeLists, ATorchBuildMachineHasCuda) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX CUDA)\nfind_package(Torch REQUIRED)\n"
+          "add_library(ops SHARED ops.cpp)\n"
+          "if(NOT HIP_FOUND AND CUDA_FOUND)\n  set(GPU_LANG CUDA)\nendif()\n"
+          "if(GPU_LANG STREQUAL \"CUDA\")\n  target_compile_definitions(ops PRIVATE USE_CUDA)\nendif()\n"
+          "if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)\n  target_compile_definitions(ops PRIVATE SM100)\nendif()\n")
+      .write("ops.cpp", "");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].definitions, (std::vector<std::string>{"USE_CUDA", "SM100"}));
+  EXPECT_EQ(p.unknown_conditions, (std::vector<std::string>{"HIP_FOUND"}));  // a ROCm machine's, still unknown
+  // The user's -D wins over the machine's.
+  CMakeProject cpu = t.read({{"CUDA_FOUND", "OFF"}});
+  ASSERT_EQ(cpu.targets.size(), 1u);
+  EXPECT_EQ(cpu.targets[0].definitions, (std::vector<std::string>{"SM100"}));
+}
+
 TEST(CMakeLists, CacheValuesWinOverOptionsAndCacheDefaults) {
   CMakeProject p = read_cmake_lists(kSample + "/CMakeLists.txt",
                                     {{"CMAKE_EXT_FOR_2_9", "OFF"}, {"TORCH_STABLE_INCLUDE", "/opt/torch/include"}});
