@@ -120,16 +120,25 @@ def losses(old, new, differs):
     is c10::cuda::CUDAGuard's alias; x.device() is at::TensorBase's)."""
     out = []
     new_at = {}  # (line, column) -> [(api, has a replacement, rewrites)]
+    new_on_line = {}  # (line, member name) -> APIs of that name on that line, at any column
     for b in new["apis"]:
         for u in b["uses"]:
             new_at.setdefault((u["line"], u["column"]), []).append(b)
+            new_on_line.setdefault((u["line"], b["api"].rsplit("::", 1)[-1]), []).append(b)
     for a in old["apis"]:
         if is_include(a["api"]) or names_difference(differs, a["api"]):
             continue
         places = [(u["line"], u["column"]) for u in a["uses"]]
-        there = {b["api"]: b for p in places for b in new_at.get(p, [])}.values()
+        # The same use, where one release reports it at the member name and
+        # the other at the start of the object expression, and names the class
+        # differently (x.dtype() on a line 1.13 cannot fully compile: at::Tensor's
+        # at its column 8, 2.14's at::TensorBase's at 11): the same member name
+        # on the same line.
+        def at(p):
+            return new_at.get(p, []) + new_on_line.get((p[0], a["api"].rsplit("::", 1)[-1]), [])
+        there = {b["api"]: b for p in places for b in at(p)}.values()
         if a["replacement"]:
-            lost = [p for p in places if not any(b["replacement"] for b in new_at.get(p, []))]
+            lost = [p for p in places if not any(b["replacement"] for b in at(p))]
             if lost:
                 out.append(f"{a['api']}: {len(lost)} uses with a replacement with {OLD} have none with {NEW} "
                            f"(first at line {lost[0][0]})")
