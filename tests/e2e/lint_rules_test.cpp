@@ -204,6 +204,22 @@ TEST(LintRules, SourceInactiveBranch) {
   EXPECT_EQ(strict.exit_code, 1) << strict.err;
 }
 
+// The legacy half of a file built both ways (`#ifdef TORCH_TARGET_VERSION
+// ... #else <legacy> #endif`) is that build's code by design: notes.
+TEST(LintRules, InactiveBranchOfABuildWithoutTheStableSwitchIsANote) {
+  const std::string f = fixture("source-inactive-branch/dual_build.cpp");
+  auto r = lint_fixture("source-inactive-branch/dual_build.cpp");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.json();
+  EXPECT_EQ(findings_of(j, "source-inactive-branch"), (V{{f, 11, 10, "torch/all.h"}, {f, 12, 23, "TORCH_CHECK"}})) << r.out;
+  for (const auto& x : j["findings"]) {
+    EXPECT_EQ(x["severity"], "note") << x.dump(1);
+    bool says = false;
+    for (const auto& n : x["notes"]) says |= n.get<std::string>().find("legacy by design") != std::string::npos;
+    EXPECT_TRUE(says) << x.dump(1);
+  }
+}
+
 TEST(LintRules, BuildTargetVersionMissing) {
   const std::string f = fixture("build-target-version-missing/fires.cpp");
   auto r = lint_fixture("build-target-version-missing/fires.cpp");

@@ -11,6 +11,8 @@
 // twice with different macros, or by another TU) is left to the AST checks:
 // there the use has its exact finding, and lint keeps that one.
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 #include "analyzers/source/checks/checks.h"
 #include "analyzers/source/inactive_branches.h"
@@ -48,9 +50,15 @@ public:
           f.message = "in " + b.describe() + ", which this configuration does not compile: " + f.message;
           f.notes.push_back("found in the tokens of the inactive branch: lint parsed the configuration in which " +
                             b.directive + " (line " + std::to_string(b.line) + ") is not taken");
-          if (const std::string m = enabling_macro(b.directive); !m.empty())
+          if (legacy_half(b)) {
+            f.severity = findings::Severity::Note;
+            f.notes.push_back("the branch a build without " + std::string("TORCH_TARGET_VERSION / TORCH_STABLE_ONLY") +
+                              " compiles: the file is built both ways (a stable library and a legacy one), and the "
+                              "legacy build's code is legacy by design");
+          } else if (const std::string m = enabling_macro(b.directive); !m.empty()) {
             f.notes.push_back("lint the other configuration too with --also-define " + m +
                               " (or add -D" + m + " to the flags) to check this code with the AST");
+          }
           ctx.report(std::move(f));
         }
       }
@@ -58,6 +66,31 @@ public:
   }
 
 private:
+  // The other half of a file a project compiles both ways: a chain that tests
+  // nothing but the stable-ABI switches (`#ifdef TORCH_TARGET_VERSION ...
+  // #else <legacy> #endif`), in its #else or its opening branch.
+  static bool legacy_half(const ConditionalBranch& b) {
+    if (!b.directive.starts_with("#else") && b.directive != b.chain_opening) return false;
+    static const std::set<std::string> kSwitches = {"TORCH_TARGET_VERSION", "TORCH_STABLE_ONLY"};
+    static const std::set<std::string> kWords = {"if", "ifdef", "ifndef", "defined"};
+    bool any = false;
+    const std::string& d = b.chain_opening;
+    for (size_t i = 0; i < d.size();) {
+      if (!(std::isalpha(static_cast<unsigned char>(d[i])) || d[i] == '_')) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < d.size() && (std::isalnum(static_cast<unsigned char>(d[j])) || d[j] == '_')) ++j;
+      const std::string word = d.substr(i, j - i);
+      i = j;
+      if (kWords.count(word)) continue;
+      if (!kSwitches.count(word)) return false;
+      any = true;
+    }
+    return any;
+  }
+
   // A reference, macro expansion or #include the AST recorded inside the
   // branch means some inclusion of the file compiled it.
   static bool compiled_elsewhere(const ParsedTu& tu, const std::string& file, const ConditionalBranch& b) {
