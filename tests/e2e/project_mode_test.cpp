@@ -204,6 +204,27 @@ TEST(ProjectMode, ALegacyExtensionNextToAStableOneIsNotLinted) {
       << p->dump(1);
 }
 
+// No green without analysis, at the level of `check`: a stable source whose
+// PyTorch headers are nowhere (no --torch-include, an interpreter without
+// torch) is an error whether the build is read or swept, never exit 0.
+TEST(ProjectMode, AStableSourceWithoutItsHeadersCannotPassTheCheck) {
+  for (const bool with_setup_py : {true, false}) {
+    const std::string dir = make_temp_dir();
+    write_file(dir, "ops.cpp", "#include <torch/csrc/stable/library.h>\nint ops() { return 0; }\n");
+    if (with_setup_py)
+      write_file(dir, "setup.py",
+                 "from torch.utils.cpp_extension import CppExtension\n"
+                 "ext = CppExtension('x._C', ['ops.cpp'], extra_compile_args={'cxx': ['-DTORCH_TARGET_VERSION=0x020a000000000000']})\n");
+    auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--python", "/bin/false", dir});
+    ASSERT_EQ(r.exit_code, 1) << (with_setup_py ? "setup.py: " : "swept: ") << r.err << r.out;
+    const auto j = r.json();
+    bool error = false;
+    for (const auto& f : j["findings"])
+      error |= f["rule"] == "source-torch-headers-not-found" && f["severity"] == "error";
+    EXPECT_TRUE(error) << j.dump(1);
+  }
+}
+
 TEST(ProjectMode, NothingToAnalyseIsExitTwoButOtherInputsStillCount) {
   const std::string empty = make_temp_dir();
   auto none = run_torchabi({"check", empty});
