@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +83,42 @@ TEST(RunHostileKernel, NoPidNamespaceIsANoteInTheReport) {
     ASSERT_EQ(n.exit_code, 0) << n.err << n.out;
     EXPECT_FALSE(n.json()["subjects"][0]["facts"].contains("note")) << n.out;
   }
+}
+
+// A process started by the extension's initializer that leaves its session
+// and closes every descriptor (a daemon) dies when the run ends: it was in
+// the run's PID namespace, whose end takes every process in it down, or,
+// where no namespace can be made, it was adopted by the subreaper that runs
+// the extension. Its marker stops growing once torchabi has returned.
+void expect_no_escapee_outlives_the_run(std::vector<std::string> wrapper) {
+  const std::string marker = make_temp_dir() + "/marker";
+  wrapper.insert(wrapper.begin(), {"env", "TORCHABI_ESCAPE_MARKER=" + marker});
+  auto r = run_torchabi_wrapped(wrapper,
+                                {"run", build_dir() + "/fixtures/runtime/bad_escape_session.so", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_EQ(r.json()["subjects"][0]["verdict"], "PASSED") << r.out;
+  ASSERT_TRUE(std::filesystem::exists(marker)) << "the escapee never started: the test would prove nothing";
+  const auto size_at_return = std::filesystem::file_size(marker);
+  ::usleep(1000 * 1000);  // ten of its writes, were it alive
+  EXPECT_EQ(std::filesystem::file_size(marker), size_at_return) << "a process of the extension outlived the run";
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream comm(entry.path() / "comm");
+    std::string name;
+    if (comm && std::getline(comm, name)) {
+      EXPECT_NE(name, "tabi-escapee") << entry.path();
+    }
+  }
+}
+
+TEST(RunHostileKernel, AProcessThatLeavesItsSessionDiesWithTheRun) {
+  if (!pid_namespaces_permitted()) GTEST_SKIP() << "no PID namespace can be made here";
+  expect_no_escapee_outlives_the_run({});
+}
+
+TEST(RunHostileKernel, WithoutAPidNamespaceAnOrphanedProcessDiesWithTheRunToo) {
+  const auto wrapper = without_pid_namespaces();
+  if (wrapper.empty()) GTEST_SKIP() << "cannot withhold PID namespaces here (no setpriv, or no user namespace)";
+  expect_no_escapee_outlives_the_run(wrapper);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
+#include <string>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -47,6 +49,34 @@ int wait_for(pid_t pid) {
   ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
+// Without a namespace, a process the extension starts and orphans (a daemon's
+// double fork, setsid included) would outlive the run. As a subreaper this
+// process adopts such orphans; it runs the extension in a child and, when that
+// ends, kills every process still adopted before ending as the extension did.
+// The extension's kill(getppid()) then reaches this process, not torchabi.
+void reap_what_it_leaves() {
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) return;
+  const pid_t worker = ::fork();
+  if (worker < 0) ::_exit(125);
+  if (worker == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return;
+  }
+  const int status = wait_for(worker);
+  const std::string children = "/proc/self/task/" + std::to_string(::getpid()) + "/children";
+  for (;;) {
+    std::ifstream in(children);
+    if (!in) break;  // no children list in this kernel: nothing more can be found
+    bool any = false;
+    for (pid_t pid; in >> pid;) any = ::kill(pid, SIGKILL) == 0 || any;
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    if (!any) break;
+    ::usleep(1000);
+  }
+  end_like(status);
+}
+
 }  // namespace
 
 void isolate_pids(std::string* note) {
@@ -60,6 +90,7 @@ void isolate_pids(std::string* note) {
       *note = std::string("the extension ran without a PID namespace of its own (unshare: ") + std::strerror(errno) +
               "): it could signal torchabi";
     ::setsid();
+    reap_what_it_leaves();
     return;
   }
   if (flags & CLONE_NEWUSER) {

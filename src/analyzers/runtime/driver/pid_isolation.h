@@ -13,8 +13,9 @@ namespace torchabi::runtime_driver {
 // since a namespace's init ignores signals it sends itself, abort() included).
 // The process called in waits and ends as the extension's process ended
 // (same exit code or same signal), so the supervisor sees no difference.
-// Where namespaces are not permitted it returns at once with *note saying why,
-// and the extension runs as before (its own session all the same).
+// Where namespaces are not permitted *note says why, and the extension runs
+// in a session of its own under a subreaper that kills whatever it orphaned
+// when it ends (a daemon's double fork is still caught; kill(-1) is not).
 void isolate_pids(std::string* note);
 
 }  // namespace torchabi::runtime_driver
