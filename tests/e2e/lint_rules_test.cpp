@@ -176,6 +176,25 @@ TEST(LintRules, SourceTuNotAnalysed) {
   EXPECT_TRUE(c.json()["findings"].empty());
 }
 
+// A file libclang crashes on (clang's own crash pragma stands for a compiler
+// bug) is an error naming it, so the run is not green; the file next to it is
+// still analysed. Without the construct the same pair is clean.
+TEST(LintRules, SourceTuParseFailed) {
+  const std::string other = fixture("source-tu-not-analysed/clean.cpp");
+  auto r = lint_json({fixture("source-tu-parse-failed/fires.cpp"), other, "--"});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  auto j = r.json();
+  EXPECT_EQ(findings_of(j, "source-tu-parse-failed"), (V{{fixture("source-tu-parse-failed/fires.cpp"), 0, 0, ""}}))
+      << r.out;
+  EXPECT_TRUE(findings_of(j, "source-tu-not-analysed").empty()) << r.out;
+  ASSERT_EQ(j["subjects"].size(), 1u) << r.out;  // the other file was analysed
+  EXPECT_NE(r.err.find("fires.cpp: not analysed: libclang crashed"), std::string::npos) << r.err;
+
+  auto c = lint_json({fixture("source-tu-parse-failed/clean.cpp"), other, "--"});
+  EXPECT_EQ(c.exit_code, 0) << c.err << c.out;
+  EXPECT_TRUE(c.json()["findings"].empty()) << c.out;
+}
+
 TEST(LintRules, SourceInactiveBranch) {
   const std::string f = fixture("source-inactive-branch/fires.cpp");
   auto r = lint_fixture("source-inactive-branch/fires.cpp");
@@ -602,7 +621,7 @@ TEST(LintRules, EveryLintRuleHasAFixturePairAndADocEntry) {
                            "source-dispatcher-scalar-arg", "build-target-version-missing",
                            "build-api-hidden-by-configuration", "build-api-not-in-headers", "build-header-error",
                            "build-api-header-not-included", "source-torch-headers-not-found", "source-tu-over-limit",
-                           "source-undefined-stable-function"}) {
+                           "source-undefined-stable-function", "source-tu-parse-failed"}) {
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/fires.cpp"))) << rule;
     EXPECT_TRUE(std::filesystem::exists(fixture(std::string(rule) + "/clean.cpp"))) << rule;
     auto r = run_torchabi({"explain", rule});

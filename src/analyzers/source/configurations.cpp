@@ -39,7 +39,8 @@ void merge_configuration(findings::Report& into, findings::Report extra, const s
   for (const auto& f : into.findings) have.emplace(f.rule, f.location.file, f.location.line, f.location.column, f.message);
   for (auto& f : extra.findings) {
     if (!have.emplace(f.rule, f.location.file, f.location.line, f.location.column, f.message).second) continue;
-    if (f.rule == "source-tu-not-analysed" || f.rule == "source-tu-over-limit") continue;  // said once, for the default configuration
+    if (f.rule == "source-tu-not-analysed" || f.rule == "source-tu-over-limit" || f.rule == "source-tu-parse-failed")
+      continue;  // said once, for the default configuration
     f.notes.push_back("found in the configuration with " + label);
     into.findings.push_back(std::move(f));
   }

@@ -202,12 +202,14 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
   std::set<std::pair<std::string, uint32_t>> compiled_elsewhere;  // by reference-only configurations
   std::vector<InlineSuppression> suppressions;
   std::vector<findings::InputFailure> failures;
+  std::vector<bool> parse_failed;  // per failure: the file was there and clang failed on it
   for (size_t i = 0; i < tus.size(); ++i) {
     TuResult& r = *results[i];
     if (!r.failure.empty()) {
       if (tus[i].reference_only) continue;  // only ever a help for the others
       failures.push_back({display_path(tus[i].file) + (tus[i].label.empty() ? "" : " [" + tus[i].label + "]"),
                           r.failure});
+      parse_failed.push_back(r.crashed || r.failure.starts_with("libclang could not parse"));
       continue;
     }
     if (tus[i].reference_only) {
@@ -255,20 +257,28 @@ LintRun run_lint(const std::vector<inputs::ClangArgs>& tus, const LintEnv& env, 
   if (run.analysed == 0) {
     run.report.failures = std::move(failures);
   } else {
-    for (const auto& f : failures) {
+    for (size_t k = 0; k < failures.size(); ++k) {
+      const auto& f = failures[k];
       findings::Finding n;
       // A file past --tu-timeout/--tu-memory or the inherited ulimit -v
-      // (tu_runner.h) is an error, not a note: nothing in it was checked (no
-      // green without analysis).
+      // (tu_runner.h), or one libclang crashed or failed on, is an error, not
+      // a note: it was there to be checked and nothing in it was (no green
+      // without analysis). A file that is not there is an input mistake.
       const bool over_limit = hit_a_limit(f.message);
-      n.rule = over_limit ? "source-tu-over-limit" : "source-tu-not-analysed";
+      n.rule = over_limit       ? "source-tu-over-limit"
+               : parse_failed[k] ? "source-tu-parse-failed"
+                                 : "source-tu-not-analysed";
       n.location.file = f.input;
       n.message = "not analysed: " + f.message;
       n.help = over_limit ? "Raise the limit it hit (--tu-timeout SECONDS, --tu-memory SIZE, 0: no limit; or the "
                             "ulimit -v torchabi inherited, which --tu-memory cannot raise) or split the file; the "
                             "other translation units were analysed."
-                          : "Check that the file exists and that its compile command is right; the other translation "
-                            "units were analysed.";
+               : parse_failed[k]
+                   ? "Lint it with another libclang (TORCHABI_LIBCLANG=/path/to/libclang.so) or rewrite the construct "
+                     "clang fails on (stderr shows the parse); until then nothing in this file is checked. The other "
+                     "translation units were analysed."
+                   : "Check that the file exists and that its compile command is right; the other translation "
+                     "units were analysed.";
       run.report.findings.push_back(std::move(n));
       run.warnings.push_back(f.input + ": not analysed: " + f.message);
     }
