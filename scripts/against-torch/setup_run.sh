@@ -30,7 +30,7 @@ $sudo rm -rf "$inside"
 $sudo mkdir -p "$inside"
 $sudo chown "$(id -u)" "$inside"
 for d in "$inside" "$outside"; do
-  cp "$root/src/inputs/project/record_setup.py" "$d/"
+  cp "$root/src/inputs/project/record_setup.py" "$root/src/inputs/project/record_cmake_drive.py" "$d/"
   for f in "${fixtures[@]}"; do
     for p in "${platforms[@]}"; do
       mkdir -p "$d/$p" && cp -r "$root/fixtures/projects/$f" "$d/$p/"

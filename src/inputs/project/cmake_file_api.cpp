@@ -16,6 +16,7 @@
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/environment/cmake_prerequisites.h"
 #include "inputs/project/environment/cmake_version_floor.h"
+#include "inputs/project/environment/newer_cmake.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/timed_child.h"
 
@@ -79,13 +80,19 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   fs::path build = base / "build";
   const fs::path build_continued = base / "build-continued";
   CudaStandIn cuda;
+  CMakeTool tool;
+  std::string machine;  // tool's version
   PrerequisitesScript prerequisites;
   std::vector<LoweredFloor> lowered;
   try {
     fs::create_directories(copy);
     copy_project_tree(project_root.string(), copy.string());
-    // A floor above the machine's CMake would stop the configure at its first line.
-    static const std::string machine = machine_cmake_version(options.cmake);
+    // The machine's CMake, or a newer one where the project asks for it
+    // (newer_cmake.h). A floor still above it would stop the configure at its
+    // first line: it is lowered in the copy.
+    tool = cmake_for(options.cmake, highest_cmake_floor(copy.string()));
+    machine = tool.version;
+    if (!tool.chosen.empty()) r.facts.emplace_back("cmake", tool.path + " " + tool.version + " (" + tool.chosen + ")");
     lowered = lower_cmake_floor(copy.string(), machine);
     std::string given;
     for (const auto& l : lowered)
@@ -107,7 +114,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     return r;
   }
   auto argv_for = [&](const fs::path& build_dir, const std::vector<std::string>& extra) {
-    std::vector<std::string> argv = {options.cmake, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
+    std::vector<std::string> argv = {tool.path, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
                                      "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
                                      "-DTorch_DIR=" + torch_dir.string()};
     argv.insert(argv.end(), extra.begin(), extra.end());
@@ -116,9 +123,11 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   };
   std::vector<std::string> visible = torch.include_dirs;
   if (cuda.real_toolkit) visible.push_back(cuda.toolkit_root);
+  if (!tool.prefix.empty()) visible.push_back(tool.prefix);
   BuildEnvironment env;
   try {
-    env = make_build_environment({fs::canonical(base).string(), project_root.string(), "", visible, options.unconfined});
+    env = make_build_environment({fs::canonical(base).string(), project_root.string(), options.python, visible,
+                                  options.unconfined});
     if (env.confined) hand_over_writable(env.confinement);
   } catch (const std::exception& e) {
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
@@ -155,7 +164,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     return r;
   }
   if (!run.started) {
-    r.failure = options.cmake + " cannot be run";
+    r.failure = tool.path + " cannot be run";
     return r;
   }
   if (run.timed_out) {
@@ -167,7 +176,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     // The likelier cause, in the same line: the project asked for a newer CMake.
     if (!lowered.empty())
       r.failure += "; the project asks for CMake " + lowered.front().asked + " and this machine has " +
-                   machine_cmake_version(options.cmake) + " (install a newer cmake, e.g. `pip install cmake`, for its real configure)";
+                   machine + " (install a newer cmake, e.g. `pip install cmake` or scripts/fetch-cmake.sh, for its real configure)";
     return r;
   }
   const PathMapper map{copy.string(), project_root.string()};

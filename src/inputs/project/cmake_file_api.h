@@ -29,6 +29,9 @@ struct FileApiOptions {
   // Show CMake the machine's CUDA installation when it has one; false: the
   // stand-in toolkit always (as on a machine without CUDA).
   bool machine_cuda = true;
+  // The interpreter the configure is given (a setup.py that drives CMake
+  // passes it, e.g. VLLM_PYTHON_EXECUTABLE): visible in the sandbox. "" for none.
+  std::string python;
   // Configure without the sandbox (the user asked: --run-build=unconfined).
   bool unconfined = false;
 };

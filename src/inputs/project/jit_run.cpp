@@ -14,6 +14,7 @@
 #include "inputs/project/environment/sandbox.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_jit_loads_py.h"  // generated from record_jit_loads.py
+#include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"      // generated from record_setup.py
 #include "inputs/project/timed_child.h"
 #include "inputs/rules_source.h"
@@ -50,6 +51,7 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
     const fs::path tmp = fs::canonical(scratch.path());
     std::ofstream(tmp / "record_setup.py", std::ios::binary) << generated::kRecordSetupPy;
     std::ofstream(tmp / "record_jit_loads.py", std::ios::binary) << generated::kRecordJitLoadsPy;
+    std::ofstream(tmp / "record_cmake_drive.py", std::ios::binary) << generated::kRecordCmakeDrivePy;
     std::ofstream(tmp / "torch_surface.json", std::ios::binary)
         << RulesSource::current().read("project/torch_surface.json").value_or("{}");
     BuildEnvironment env = make_build_environment({tmp.string(), project.string(), options.python, torch.include_dirs,

@@ -36,7 +36,8 @@ void mark_legacy_by_design(ProjectBuild& b, const std::string& platform) {
         const std::string path = fs::path(s).is_absolute() ? s : (fs::path(c->directory) / s).string();
         const TorchIncludeKind kind = graph.kind(path);
         ++unit.sources;
-        unit.stable += kind == TorchIncludeKind::Stable;
+        // Header-only C++ alone is shared with legacy code (torch_include_kind.h).
+        unit.stable += kind == TorchIncludeKind::Stable && graph.reaches_stable_api(path);
         unit.legacy += kind == TorchIncludeKind::Legacy;
       }
   }

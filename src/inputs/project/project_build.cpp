@@ -481,6 +481,25 @@ struct CMakeEntry {
   std::vector<std::pair<std::string, std::string>> facts;
 };
 
+// The CMake project a setup.py's build_ext configures, with the -D values it
+// passes (record_cmake_drive.py); the user's -D, later, win.
+std::optional<CMakeEntry> driven_cmake_entry(const std::string& setup_py, const CMakeDrive& drive,
+                                             const std::vector<std::string>& defines) {
+  const fs::path dir = fs::path(setup_py).parent_path();
+  CMakeEntry e;
+  e.lists = (dir / drive.source_dir / "CMakeLists.txt").lexically_normal().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(e.lists, ec)) return std::nullopt;
+  // The CMake project may reach up into the setup.py's directory.
+  if (!fs::equivalent(fs::path(e.lists).parent_path(), dir, ec)) e.copy_root = dir.string();
+  e.defines = drive.defines;
+  e.defines.insert(e.defines.end(), defines.begin(), defines.end());
+  e.facts.emplace_back("setup.py", "its build_ext (" + drive.build_ext + ") runs CMake: " +
+                                       fs::relative(e.lists, dir, ec).string() + " was configured with the -D values "
+                                       "it passes" + (drive.defines.empty() ? std::string() : " (" + join(drive.defines, " ") + ")"));
+  return e;
+}
+
 std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::vector<std::string>& defines) {
   const fs::path file(build_file);
   const fs::path next_to = file.parent_path() / "CMakeLists.txt";
@@ -556,6 +575,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
                                 const ProjectOptions& options) {
   std::optional<ProjectNote> fallback;
   std::optional<ProjectNote> setup_note;
+  std::optional<CMakeDrive> drive;  // setup.py's build_ext runs CMake: what it configures
   bool setup_failed = false;  // raised, hung or could not start (not: declared nothing)
   if (options.run_build && fs::path(build_file).filename() == "setup.py") {
     // setup.py runs under our recorder; when it cannot, the static reader
@@ -570,6 +590,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       return std::move(b);
     }
     setup_failed = !run.no_extensions;
+    drive = run.cmake;
     setup_note = ProjectNote{build_file, 0,
                              run.no_extensions
                                  ? "setup.py declares no extension with sources when run (it drives another build): "
@@ -577,12 +598,15 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
                                  : "setup.py could not be run (" + run.failure + "): read statically instead"};
   }
   if (options.run_build) {
-    if (std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines)) {
+    std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines);
+    if (drive) entry = driven_cmake_entry(build_file, *drive, options.defines);
+    if (entry) {
       FileApiOptions api;
       api.defines = entry->defines;
       api.timeout_seconds = options.timeout_seconds;
       api.copy_root = entry->copy_root;
       api.unconfined = options.unconfined;
+      if (drive) api.python = options.python;
       FileApiResult run = configure_with_file_api(entry->lists, torch, api);
       if (run.ok) {
         ProjectBuild b;

@@ -51,6 +51,8 @@ import sysconfig
 import traceback
 import types
 
+import record_cmake_drive  # written next to this file (setup_run.cpp, jit_run.cpp)
+
 PLATFORMS = {"linux": ("posix", "Linux"), "darwin": ("posix", "Darwin"), "win32": ("nt", "Windows")}
 STANDIN_TORCH_VERSION = "2.10.0"
 STANDIN_CUDA_VERSION = "12.8"
@@ -197,6 +199,17 @@ class Permissive:
 
     def __float__(self):
         return 0.0
+
+    # A version string built on: get_version() + "+cu128" (vLLM's setup.py).
+    def __add__(self, other):
+        if isinstance(other, str):
+            return str(self) + other
+        return other if isinstance(other, (int, float)) else self
+
+    def __radd__(self, other):
+        if isinstance(other, str):
+            return other + str(self)
+        return other if isinstance(other, (int, float)) else self
 
     def __enter__(self):
         return self
@@ -723,6 +736,8 @@ def run_build_ext_override(cmdclass, extensions, platform_name, given, project):
     saved = [(b, vars(b).get("build_extensions")) for b in bases]
     for b, _ in saved:
         b.build_extensions = reached
+    # An override that runs CMake itself is stopped at its configure too.
+    undo_cmake = record_cmake_drive.intercept(project)
     try:
         from setuptools.dist import Distribution
         command = cls(Distribution({"name": "project", "ext_modules": list(extensions)}))
@@ -730,13 +745,14 @@ def run_build_ext_override(cmdclass, extensions, platform_name, given, project):
         command.compiler = StandInCompiler(platform_name, given)
         command.build_temp = command.build_lib = os.path.join(project, "build")
         command.build_extensions()
-    except BuildReached:
+    except (BuildReached, record_cmake_drive.Configured):
         given.add("build_ext", f"{cls.__qualname__}.build_extensions() ran up to the build; its changes to the "
                                "extensions' flags are recorded")
     except BaseException as e:  # noqa: B902  the override's failure, whatever it is
         given.add("build_ext", f"{cls.__qualname__}.build_extensions() failed before the build "
                                f"({one_line(e, project)}): flags it would add are not recorded")
     finally:
+        undo_cmake()
         for b, original in saved:
             if original is None:
                 del b.build_extensions
@@ -908,7 +924,19 @@ def main():
         return 1
     for attrs, _, _ in recorder.setup_calls:
         run_build_ext_override(attrs.get("cmdclass"), [e for e in (attrs.get("ext_modules") or [])
-                                                       if hasattr(e, "sources")], args.platform, given, project)
+                                                       if getattr(e, "sources", None)], args.platform, given, project)
+    # Extensions without sources built by a build_ext that runs CMake itself:
+    # what it would configure, once (the configure is the same on every platform run).
+    for attrs, _, _ in recorder.setup_calls:
+        exts = attrs.get("ext_modules") or []
+        if args.platform != "linux" or not exts or any(getattr(e, "sources", None) for e in exts):
+            continue
+        record = record_cmake_drive.record_cmake_configure(
+            (attrs.get("cmdclass") or {}).get("build_ext"), exts, StandInCompiler(args.platform, given), given,
+            project, os.path.join(project, "build", "torchabi-cmake-drive"), lambda e: one_line(e, project))
+        if record:
+            info["cmake_configure"] = record
+            break
     write_report(args.out, recorder, project, info, given, failure)
     return 0
 

@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/project_copy.h"
+#include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
 #include "inputs/rules_source.h"
 #include "inputs/project/timed_child.h"
@@ -56,6 +57,7 @@ struct Recording {
   // constructing extensions ("" when it finished).
   std::vector<std::pair<std::string, std::string>> given;
   std::string partial;
+  std::optional<CMakeDrive> cmake;  // the build_ext runs CMake: its configure
   bool cuda = true;  // run with CUDA available
 };
 
@@ -92,6 +94,17 @@ Recording parse_recording(const std::string& text, const std::string& copy_root,
       r.given.emplace_back(g[0].get<std::string>(), replace_all(g[1].get<std::string>(), copy_root, project_dir));
   if (const json& p = j["partial"]; p.is_string()) r.partial = replace_all(p.get<std::string>(), copy_root, project_dir);
   r.cuda = j.value("cuda", true);
+  if (const json& c = j["cmake_configure"]; c.is_object()) {
+    CMakeDrive d;
+    d.source_dir = c.value("source", ".");
+    d.build_ext = c.value("build_ext", "");
+    // Values naming the recorder's scratch tree (output directories, its
+    // stand-in nvcc) have no meaning outside it: the configure has its own.
+    const std::string scratch = fs::path(copy_root).parent_path().parent_path().string();
+    for (const auto& v : c.value("defines", json::array()))
+      if (v.is_string() && v.get<std::string>().find(scratch) == std::string::npos) d.defines.push_back(v.get<std::string>());
+    r.cmake = std::move(d);
+  }
   const json& build_ext = j["build_ext"];
   r.build_ext = build_ext.is_string() ? build_ext.get<std::string>() : "";
   r.build_extension = r.build_ext == "BuildExtension";
@@ -331,6 +344,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     const fs::path tmp = fs::canonical(scratch.path());
     const fs::path recorder = tmp / "record_setup.py";
     std::ofstream(recorder, std::ios::binary) << generated::kRecordSetupPy;
+    std::ofstream(tmp / "record_cmake_drive.py", std::ios::binary) << generated::kRecordCmakeDrivePy;
     BuildEnvironment env = make_build_environment({tmp.string(), project.string(), options.python, torch.include_dirs,
                                                    options.unconfined});
     // The stand-in torch's names, from a real torch (scripts/gen-torch-surface.py).
@@ -469,6 +483,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                                          [](const RecordedExtension& e) { return !e.sources.empty(); });
     if (!any_sources) {
       result.no_extensions = true;
+      result.cmake = on_linux->cmake;
       result.failure = "it declares no extension with sources when run";
       return result;
     }

@@ -21,6 +21,14 @@ enum class RecorderTorch {
   StandIn,    // always the stand-in (setuptools Extensions without torch's paths)
 };
 
+// A build_ext that runs CMake itself (vLLM's cmake_build_ext): the first
+// configure it would start (record_cmake_drive.py).
+struct CMakeDrive {
+  std::string source_dir;            // relative to the setup.py's directory
+  std::vector<std::string> defines;  // NAME[:TYPE]=VALUE, as given after -D
+  std::string build_ext;             // the class that runs it
+};
+
 struct SetupRunResult {
   std::optional<ProjectBuild> build;  // db not filled yet (fill_compile_db)
   // When there is no build: one line, why ("setup.py:8: RuntimeError: ...",
@@ -29,6 +37,7 @@ struct SetupRunResult {
   // No build because the script declared no extension with sources (a
   // script that drives CMake, typically).
   bool no_extensions = false;
+  std::optional<CMakeDrive> cmake;  // with no_extensions: what it would configure
   // No build because the script could not be confined here (no namespaces).
   bool not_confinable = false;
 };

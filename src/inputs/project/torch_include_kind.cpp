@@ -46,7 +46,11 @@ TorchIncludeGraph::Own TorchIncludeGraph::own_includes(const std::string& file) 
     if (name.empty()) continue;
     bool torch = false;
     for (const char* root : kStableRoots)
-      if (name.starts_with(root)) torch = true, own.kind = own.kind == TorchIncludeKind::None ? TorchIncludeKind::Stable : own.kind;
+      if (name.starts_with(root)) {
+        torch = true;
+        own.kind = own.kind == TorchIncludeKind::None ? TorchIncludeKind::Stable : own.kind;
+        own.api = own.api || !name.starts_with("torch/headeronly/");
+      }
     for (const char* root : kLegacyRoots)
       if (name.starts_with(root)) torch = true, own.kind = TorchIncludeKind::Legacy;
     if (!torch) own.quoted.push_back(name);
@@ -92,6 +96,19 @@ TorchIncludeKind TorchIncludeGraph::reach(const std::string& file, int depth) {
   return kind;
 }
 
+bool TorchIncludeGraph::reach_api(const std::string& file, int depth) {
+  if (const auto it = api_memo_.find(file); it != api_memo_.end()) return it->second;
+  api_memo_[file] = false;  // an include cycle adds nothing
+  const Own own = own_includes(file);
+  bool api = own.api;
+  for (size_t i = 0; !api && depth < kMaxDepth && i < own.quoted.size(); ++i)
+    if (const std::string header = resolve(file, own.quoted[i]); !header.empty()) api = reach_api(header, depth + 1);
+  api_memo_[file] = api;
+  return api;
+}
+
 TorchIncludeKind TorchIncludeGraph::kind(const std::string& file) { return reach(file, 0); }
+
+bool TorchIncludeGraph::reaches_stable_api(const std::string& file) { return reach_api(file, 0); }
 
 }  // namespace torchabi::inputs

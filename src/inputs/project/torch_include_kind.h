@@ -27,17 +27,27 @@ class TorchIncludeGraph {
   // the project headers it includes reach, legacy winning over stable.
   TorchIncludeKind kind(const std::string& file);
 
+  // Whether `file` reaches, by its own lines or through any project header,
+  // the stable ABI beyond header-only C++: torch/csrc/stable/** or the C
+  // shim. Header-only C++ (torch/headeronly/**) serves legacy code as well
+  // (a helper shared by both of a project's libraries), so it alone does not
+  // make a source part of a stable port.
+  bool reaches_stable_api(const std::string& file);
+
  private:
   struct Own {
     TorchIncludeKind kind = TorchIncludeKind::None;
+    bool api = false;                 // a stable header other than torch/headeronly
     std::vector<std::string> quoted;  // included names that may be the project's
   };
   Own own_includes(const std::string& file) const;
   std::string resolve(const std::string& from, const std::string& name) const;
   TorchIncludeKind reach(const std::string& file, int depth);
+  bool reach_api(const std::string& file, int depth);
 
   std::map<std::string, std::vector<std::string>> by_basename_;
   std::map<std::string, TorchIncludeKind> memo_;
+  std::map<std::string, bool> api_memo_;
 };
 
 }  // namespace torchabi::inputs

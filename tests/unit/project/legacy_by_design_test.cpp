@@ -85,5 +85,31 @@ TEST(LegacyByDesign, AUnitThatMixesBothIsLinted) {
   EXPECT_TRUE(b.facts.empty());
 }
 
+// A helper both libraries share that uses only header-only C++ (vLLM-derived
+// builds: cutlass_extensions/common.cpp with torch/headeronly/util/shim_utils.h
+// in the legacy `_C`) does not make the legacy library a stable port: header-
+// only C++ serves legacy code too. A source that reaches torch/csrc/stable
+// does.
+TEST(LegacyByDesign, AHeaderOnlyHelperDoesNotMakeALegacyUnitStable) {
+  Tree t;
+  t.write("csrc/shared.h", "#pragma once\n#include <torch/headeronly/util/shim_utils.h>\n");
+  t.write("csrc/shared.cpp", "#include \"shared.h\"\n");
+  ProjectBuild b = t.project({t.unit("target _C", "cxx", {"csrc/legacy_ops.cpp", "csrc/shared.cpp"}),
+                              t.unit("target _C_stable", "cxx", {"csrc/stable_ops.cpp", "csrc/shared.cpp"})});
+  mark_legacy_by_design(b, "linux");
+  EXPECT_FALSE(b.configurations[0].stable_expected);
+  EXPECT_TRUE(b.configurations[1].stable_expected);
+  ASSERT_EQ(b.facts.size(), 1u);
+  EXPECT_EQ(b.facts[0].second.rfind("target _C: 1 of 2 sources include", 0), 0u) << b.facts[0].second;
+
+  // The same helper next to a source of the stable wrappers: a unit being ported, linted.
+  t.write("csrc/wrapped.cpp", "#include \"shared.h\"\n#include <torch/csrc/stable/tensor.h>\n");
+  ProjectBuild m = t.project({t.unit("target _C", "cxx", {"csrc/legacy_ops.cpp", "csrc/wrapped.cpp"}),
+                              t.unit("target _C_stable", "cxx", {"csrc/stable_ops.cpp"})});
+  mark_legacy_by_design(m, "linux");
+  EXPECT_TRUE(m.configurations[0].stable_expected);
+  EXPECT_TRUE(m.facts.empty());
+}
+
 }  // namespace
 }  // namespace torchabi::inputs

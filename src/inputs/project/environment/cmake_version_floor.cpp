@@ -66,6 +66,8 @@ std::string lower_calls(std::string& text, const std::string& machine) {
   return asked;
 }
 
+std::vector<LoweredFloor> floors_above(const std::string& copy, const std::string& machine, bool rewrite);
+
 }  // namespace
 
 bool version_below(const std::string& a, const std::string& b) {
@@ -87,6 +89,19 @@ std::string machine_cmake_version(const std::string& cmake) {
 }
 
 std::vector<LoweredFloor> lower_cmake_floor(const std::string& copy, const std::string& machine) {
+  return floors_above(copy, machine, true);
+}
+
+std::string highest_cmake_floor(const std::string& copy) {
+  std::string highest;
+  for (const auto& f : floors_above(copy, "0", false))
+    if (highest.empty() || version_below(highest, f.asked)) highest = f.asked;
+  return highest;
+}
+
+namespace {
+
+std::vector<LoweredFloor> floors_above(const std::string& copy, const std::string& machine, bool rewrite) {
   std::vector<LoweredFloor> out;
   if (machine.empty()) return out;
   std::error_code ec;
@@ -100,10 +115,12 @@ std::vector<LoweredFloor> lower_cmake_floor(const std::string& copy, const std::
     std::string text = ss.str();
     const std::string asked = lower_calls(text, machine);
     if (asked.empty()) continue;
-    std::ofstream(it->path(), std::ios::binary | std::ios::trunc) << text;
+    if (rewrite) std::ofstream(it->path(), std::ios::binary | std::ios::trunc) << text;
     out.push_back({it->path().string(), asked});
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace torchabi::inputs

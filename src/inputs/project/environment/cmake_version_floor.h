@@ -23,6 +23,10 @@ struct LoweredFloor {
 // whose VERSION is above `machine` to `machine`; returns what was lowered.
 std::vector<LoweredFloor> lower_cmake_floor(const std::string& copy, const std::string& machine);
 
+// The highest cmake_minimum_required floor of any CMakeLists.txt under
+// `copy` ("3.26"; "" when none), without changing anything.
+std::string highest_cmake_floor(const std::string& copy);
+
 // True when dotted version `a` is below `b` (missing parts are 0).
 bool version_below(const std::string& a, const std::string& b);
 
