@@ -400,6 +400,39 @@ TEST(SetupRun, AScriptThatDrivesCMakeGivesWayToCMakeLists) {
   for (const auto& n : b.notes) EXPECT_EQ(n.message.find("could not be run"), std::string::npos) << n.message;
 }
 
+// vLLM's shape: build_ext configures CMake itself with values only the
+// script knows. Its first configure is recorded (never run, nor the build
+// after it), and CMakeLists.txt is configured with those values: without
+// them it stops at its FATAL_ERROR, with them the target version is there.
+TEST(SetupRun, AScriptWhoseBuildExtRunsCMakeGivesItsDefinesToTheConfigure) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  if (std::system("cmake --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no cmake";
+  const std::string dir = kProjects + "/setup_drives_cmake";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  EXPECT_FALSE(r.build);
+  ASSERT_TRUE(r.no_extensions);
+  ASSERT_TRUE(r.cmake) << r.failure;
+  EXPECT_EQ(r.cmake->source_dir, ".");
+  EXPECT_EQ(r.cmake->build_ext, "cmake_build_ext");
+  const std::vector<std::string>& d = r.cmake->defines;
+  EXPECT_NE(std::find(d.begin(), d.end(), "DRIVEN_TARGET_VERSION=0x020a000000000000"), d.end());
+  EXPECT_NE(std::find(d.begin(), d.end(), "CMAKE_BUILD_TYPE=RelWithDebInfo"), d.end());
+  // The output directory named the recorder's scratch copy: not passed on.
+  for (const auto& v : d) EXPECT_EQ(v.rfind("CMAKE_LIBRARY_OUTPUT_DIRECTORY", 0), std::string::npos) << v;
+
+  ProjectBuild b = read_project_build(dir + "/setup.py", standin_torch(), run_options());
+  ASSERT_EQ(b.db.commands.size(), 1u);
+  EXPECT_EQ(b.db.commands[0].file, dir + "/ops.cpp");
+  EXPECT_EQ(b.configurations[0].unit, "target driven_C");
+  const auto& args = b.configurations[0].arguments;
+  EXPECT_NE(std::find(args.begin(), args.end(), "-DTORCH_TARGET_VERSION=0x020a000000000000"), args.end())
+      << ::testing::PrintToString(args);
+  bool said = false;
+  for (const auto& [k, v] : b.facts) said |= k == "setup.py" && v.find("cmake_build_ext") != std::string::npos;
+  EXPECT_TRUE(said);
+  for (const auto& n : b.notes) EXPECT_EQ(n.message.find("could not be configured"), std::string::npos) << n.message;
+}
+
 TEST(SetupRun, AScriptThatFailsBeforeItsCMakeProjectIsConfiguredKeepsItsNote) {
   SKIP_WITHOUT_SETUPTOOLS();
   ScratchDir scratch("fails-then-cmake");
