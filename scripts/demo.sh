@@ -37,6 +37,10 @@ fetch_legacy_headers() {
 mkdir -p "$build"
 fetch_legacy_headers &
 legacy_fetch=$!
+# A newer CMake than bookworm's 3.25 for repositories that ask for one
+# (check configures them with it; scripts/fetch-cmake.sh), also while building.
+"$root/scripts/fetch-cmake.sh" >/dev/null 2>&1 &
+cmake_fetch=$!
 migrate_out=""
 # A failed build stops the fetch too; the tour's migrate output is a temporary file.
 cleanup() {
@@ -50,6 +54,7 @@ trap cleanup EXIT
   --target torchabi --target fixture_stable_ext --target fixture_stable_ext_2_12
 wait "$legacy_fetch" || true
 legacy_fetch=""
+wait "$cmake_fetch" || true
 cd "$root"
 legacy_flags=""
 headers=$build/legacy-torch-headers
