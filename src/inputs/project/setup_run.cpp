@@ -94,7 +94,9 @@ Recording parse_recording(const std::string& text, const std::string& copy_root,
       r.given.emplace_back(g[0].get<std::string>(), replace_all(g[1].get<std::string>(), copy_root, project_dir));
   if (const json& p = j["partial"]; p.is_string()) r.partial = replace_all(p.get<std::string>(), copy_root, project_dir);
   r.cuda = j.value("cuda", true);
-  if (const json& c = j["cmake_configure"]; c.is_object()) {
+  // Present only when the script's build_ext runs CMake (record_cmake_drive.py).
+  if (const auto it = j.find("cmake_configure"); it != j.end() && it->is_object()) {
+    const json& c = *it;
     CMakeDrive d;
     d.source_dir = c.value("source", ".");
     d.build_ext = c.value("build_ext", "");
