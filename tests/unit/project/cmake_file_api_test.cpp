@@ -258,6 +258,16 @@ TEST(CMakeFileApi, AProjectAskingForANewerCMakeIsConfiguredWithTheFetchedOne) {
   EXPECT_FALSE(lowered);
 }
 
+// A TORCHABI_CMAKE that cannot be run is the configure's one-line failure
+// (the project is then read statically), not a crash.
+TEST(CMakeFileApi, ATorchabiCMakeThatCannotRunIsTheFailure) {
+  ::setenv("TORCHABI_CMAKE", "/nonexistent/cmake", 1);
+  FileApiResult r = configure_with_file_api(kModules + "/CMakeLists.txt", FakeTorch().loc, {});
+  ::unsetenv("TORCHABI_CMAKE");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.failure, "/nonexistent/cmake cannot be run");
+}
+
 TEST(CMakeFileApi, AConfigureErrorIsTheFailure) {
   REQUIRE_CMAKE();
   FileApiResult r = configure_with_file_api(kMisbehaving + "/configure_error/CMakeLists.txt", FakeTorch().loc, {});
