@@ -193,6 +193,81 @@ TEST(ProjectJitLoad, ArgumentsOfAHelperAreRecordedWhenItsCallersAreImported) {
   EXPECT_TRUE(unknown) << s.out;
 }
 
+// witwin-maxwell's shape: load() in `build_extension(*, verbose=False)`,
+// which the package calls on first use, not on import; its sources from a
+// comprehension over a function's Path joins, extra_cflags an `os.name`
+// conditional, extra_cuda_cflags literal -D entries next to a starred call.
+// The package imports another distribution's part of its namespace package
+// and computes a constant from it. Reading leaves all of it unknown (and
+// -DUSE_CUDA absent); importing the module and calling the builder records
+// the real values: nothing is unresolved and nothing rests on a guess.
+TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
+  const std::string dir = make_temp_dir() + "/lazy";
+  write_file(dir, "pyproject.toml", "[project]\nname = \"ns-lazy\"\ndependencies = [\"torch>=2.10\", \"ns-core\"]\n");
+  write_file(dir, "ns/lazy/__init__.py",
+             "from ns.core import EPS\nSCALE = 2.0 * EPS\nfrom .build import build_extension\n");
+  write_file(dir, "ns/lazy/build.py",
+             "import os\n"
+             "from pathlib import Path\n"
+             "from torch.utils.cpp_extension import load\n"
+             "def root():\n"
+             "    return Path(__file__).resolve().parent\n"
+             "def sources():\n"
+             "    return [root() / 'ops.cpp', root() / 'kernels' / 'stream.cu']\n"
+             "def _gencode():\n"
+             "    value = os.environ.get('LAZY_ARCHES')\n"
+             "    return [f'-gencode=arch=compute_{v},code=sm_{v}' for v in value.split(';')] if value else []\n"
+             "def build_extension(*, verbose=False):\n"
+             "    return load(\n"
+             "        name='lazy_ops',\n"
+             "        sources=[str(p) for p in sources()],\n"
+             "        extra_cflags=(['/O2', '/DTORCH_TARGET_VERSION=0x020a000000000000'] if os.name == 'nt'\n"
+             "                      else ['-O3', '-DTORCH_TARGET_VERSION=0x020a000000000000']),\n"
+             "        extra_cuda_cflags=['-DTORCH_TARGET_VERSION=0x020a000000000000', '-DUSE_CUDA', *_gencode()],\n"
+             "        verbose=verbose,\n"
+             "    )\n");
+  write_file(dir, "ns/lazy/ops.cpp",
+             "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/tensor.h>\n"
+             "torch::stable::Tensor ident(torch::stable::Tensor t) { return t; }\n");
+  write_file(dir, "ns/lazy/kernels/stream.cu",
+             "#include <torch/csrc/inductor/aoti_torch/c/shim.h>\n"
+             "void* stream(int32_t device) {\n"
+             "  void* s = nullptr;\n"
+             "  aoti_torch_get_current_cuda_stream(device, &s);\n"
+             "  return s;\n"
+             "}\n");
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+  const auto j = r.json();
+  EXPECT_EQ(unit_names(j), (std::set<std::string>{"ops.cpp", "stream.cu"})) << j.dump(1);
+  for (const auto& f : j["findings"]) {
+    EXPECT_NE(f["rule"], "project-flag-unresolved") << f.dump(1);
+    EXPECT_NE(f["rule"], "build-target-version-missing") << f.dump(1);
+    EXPECT_NE(f["rule"], "build-api-hidden-by-configuration") << f.dump(1);
+  }
+  const auto& facts = project_subject(j)->at("facts");
+  EXPECT_EQ(facts.at("extension lazy_ops").get<std::string>(), "load() at ns/lazy/build.py:12, 2 sources, with CUDA");
+  EXPECT_NE(facts.at("extension lazy_ops nvcc flags").get<std::string>().find("-DTORCH_TARGET_VERSION=0x020a000000000000 -DUSE_CUDA"),
+            std::string::npos)
+      << facts.dump(1);
+  EXPECT_NE(facts.at("extension lazy_ops c++ flags").get<std::string>().find("-O3 -DTORCH_TARGET_VERSION=0x020a000000000000"),
+            std::string::npos)
+      << facts.dump(1);
+  EXPECT_NE(facts.at("given to the imported modules: module").get<std::string>().find("ns.core (not installed: another "
+                                                                                    "distribution's part of the namespace "
+                                                                                    "package ns"),
+            std::string::npos)
+      << facts.dump(1);
+
+  // Read without running: the builder's values are unknown, and say so.
+  auto s = run_torchabi({"check", "--no-run-build", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(s.exit_code, 2) << s.err << s.out;
+  bool unknown = false;
+  const auto read = s.json();
+  for (const auto& f : read["findings"]) unknown |= f["rule"] == "project-flag-unresolved";
+  EXPECT_TRUE(unknown) << s.out;
+}
+
 // A module whose only load() is not torch's: nothing to check.
 TEST(ProjectJitLoad, OtherFunctionsNamedLoadAreNotExtensions) {
   const std::string dir = make_temp_dir();

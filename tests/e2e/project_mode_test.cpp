@@ -134,7 +134,7 @@ TEST(ProjectMode, SetupPyRunFindsWhatReadingCannot) {
   const auto wj = win.json();
   ASSERT_NE(project_subject(wj), nullptr) << win.out;
   EXPECT_EQ(project_subject(wj)->at("facts").at("extension platform_demo._C (cxx) on win32").get<std::string>(),
-            "adds -DUSE_CUDA; adds /permissive-; drops -fvisibility=hidden")
+            "adds -DUSE_CUDA; adds /permissive-; drops -fopenmp; drops -fvisibility=hidden")
       << win.out;
   std::set<std::string> units;
   for (const auto& s : wj["subjects"])

@@ -595,8 +595,8 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
   b.facts.emplace_back("build description", "cpp_extension.load() / load_inline() calls in " +
                                                 text::join(shown_files, ", ") +
                                                 (recorded && !recorded->empty()
-                                                     ? " (their modules imported with load() recorded; calls not "
-                                                       "made on import read, not run)"
+                                                     ? " (their modules imported, and functions that build on first "
+                                                       "use called, with load() recorded; other calls read, not run)"
                                                      : " (read, not run)"));
   b.facts.emplace_back("torch headers", torch.found() ? torch.how + ": " + text::join(torch.include_dirs, " ") : torch.how);
   std::string inline_dir;

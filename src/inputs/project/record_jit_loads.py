@@ -26,6 +26,7 @@ Exit status: 0 with the JSON written; 2 on bad usage.
 import argparse
 import ast
 import importlib
+import inspect
 import json
 import os
 import runpy
@@ -81,6 +82,12 @@ def module_level_calls(tree):
     return out
 
 
+def is_extension_load(call):
+    """A call of load() with cpp_extension's shape (a name and sources):
+    torch.load(f), json.load(f) and np.load(f) take one argument."""
+    return called_name(call) == "load" and (len(call.args) >= 2 or any(k.arg == "sources" for k in call.keywords))
+
+
 def loading_functions(tree):
     """Names of the functions of `tree` whose body calls load()."""
     names = set()
@@ -89,6 +96,49 @@ def loading_functions(tree):
             if any(isinstance(n, ast.Call) and called_name(n) == "load" for n in ast.walk(node)):
                 names.add(node.name)
     return names
+
+
+def lazy_builders(tree):
+    """(name, first line, last line) of the module-level functions of `tree`
+    that call cpp_extension.load() themselves: `def build_extension(*,
+    verbose=False): ... load(...)`, which the package calls on first use,
+    not on import."""
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and \
+                any(isinstance(n, ast.Call) and is_extension_load(n) for n in ast.walk(node)):
+            out.append((node.name, node.lineno, getattr(node, "end_lineno", None) or node.lineno))
+    return out
+
+
+def callable_without_arguments(function):
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in signature.parameters.values())
+
+
+def call_lazy_builders(path, namespace, records, failures, project):
+    """Calls the functions of `path` that build an extension when first
+    used, and that nothing called on import, as the package would: one whose
+    parameters all have defaults is called with none. Their load() is the
+    recorded one, so nothing is compiled."""
+    tree = parse(path)
+    if tree is None or namespace is None:
+        return
+    for name, first, last in lazy_builders(tree):
+        if any(r["file"] == path and first <= r["line"] <= last for r in records):
+            continue  # called on import already
+        function = namespace.get(name)
+        if not callable(function) or not callable_without_arguments(function):
+            continue
+        try:
+            function()
+        except BaseException as e:  # noqa: B902  after load(), the stand-in it returned may not do
+            if not any(r["file"] == path and first <= r["line"] <= last for r in records):
+                failures.append(f"{os.path.relpath(path, project)}: {name}(): " + rs.one_line(e, project))
 
 
 def project_files(project):
@@ -127,7 +177,8 @@ def modules_to_import(project, files):
 
 def import_file(path, project):
     """Imports `path` under its package name when it is in a package (its
-    relative imports need one), else runs it as a module of its own."""
+    relative imports need one), else runs it as a module of its own; returns
+    the module's namespace."""
     directory, parts = os.path.dirname(path), [os.path.splitext(os.path.basename(path))[0]]
     while directory != project and os.path.isfile(os.path.join(directory, "__init__.py")):
         parts.insert(0, os.path.basename(directory))
@@ -135,9 +186,20 @@ def import_file(path, project):
     if len(parts) > 1:
         if directory not in sys.path:
             sys.path.insert(0, directory)
-        importlib.import_module(".".join(parts))
-    else:
-        runpy.run_path(path, run_name=parts[0])
+        return vars(importlib.import_module(".".join(parts)))
+    return runpy.run_path(path, run_name=parts[0])
+
+
+def unique(records):
+    """One record per call site and arguments: a builder called on import
+    and again by its caller is one extension."""
+    seen, out = set(), []
+    for r in records:
+        key = json.dumps(r, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
 
 
 def main():
@@ -203,14 +265,22 @@ def main():
     placeholders.read_submodules()
     placeholders.install()
 
-    failures = []
-    for path in modules_to_import(project, [os.path.abspath(f) for f in args.files]):
+    failures, namespaces = [], {}
+    files = [os.path.abspath(f) for f in args.files]
+    for path in modules_to_import(project, files):
         try:
-            import_file(path, project)
+            namespaces[path] = import_file(path, project)
         except BaseException as e:  # noqa: B902  the module's failure, whatever it is
             failures.append(rs.one_line(e, project))
+    for path in files:
+        if path not in namespaces and (tree := parse(path)) is not None and lazy_builders(tree):
+            try:
+                namespaces[path] = import_file(path, project)
+            except BaseException as e:  # noqa: B902
+                failures.append(rs.one_line(e, project))
+        call_lazy_builders(path, namespaces.get(path), records, failures, project)
     with open(args.out, "w") as f:
-        json.dump({"loads": records, "failures": failures, "given": [list(g) for g in given.items]}, f, indent=1)
+        json.dump({"loads": unique(records), "failures": failures, "given": [list(g) for g in given.items]}, f, indent=1)
     return 0
 
 

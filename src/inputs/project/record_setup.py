@@ -211,6 +211,15 @@ class Permissive:
             return other + str(self)
         return other if isinstance(other, (int, float)) else self
 
+    # Module constants computed from one: `EPS0 * scale`, `-x`, `2 ** n`.
+    def _arithmetic(self, *other):
+        return self
+
+    __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _arithmetic
+    __floordiv__ = __rfloordiv__ = __mod__ = __pow__ = __rpow__ = __matmul__ = __rmatmul__ = _arithmetic
+    __neg__ = __pos__ = __abs__ = __invert__ = __and__ = __rand__ = __xor__ = __rxor__ = _arithmetic
+    __lshift__ = __rlshift__ = __rshift__ = __rrshift__ = _arithmetic
+
     def __enter__(self):
         return self
 
@@ -339,6 +348,11 @@ def import_is_optional():
     return frame is not None and frame.f_lineno in guarded_lines(frame.f_code.co_filename)
 
 
+def is_namespace_package(module):
+    """A package without __init__.py, which several distributions share."""
+    return module is not None and hasattr(module, "__path__") and getattr(module, "__file__", None) is None
+
+
 class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Last on sys.meta_path: a module the project imports that no finder
     has (a build-only package) is a permissive stand-in."""
@@ -354,8 +368,17 @@ class MissingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             # importing torch._inductor or torch.distributed still imports.
             self.given.add("module", f"{name} (a module of torch the stand-in does not model: permissive)")
             return importlib.util.spec_from_loader(name, self, is_package=True)
-        if name != top and top not in self.made:
-            return None  # a real package lacks a submodule: its own error
+        parent = name.rpartition(".")[0]
+        if name != top and not any(parent == m or parent.startswith(m + ".") for m in self.made):
+            if not (is_namespace_package(sys.modules.get(parent)) and from_project(self.project)
+                    and not import_is_optional()):
+                return None  # a real package lacks a submodule: its own error
+            # `witwin.core` next to the project's `witwin/maxwell`: another
+            # distribution's part of a namespace package.
+            self.made.add(name)
+            self.given.add("module", f"{name} (not installed: another distribution's part of the namespace "
+                                     f"package {parent}; a permissive stand-in)")
+            return importlib.util.spec_from_loader(name, self, is_package=True)
         if top in ("torch",) or not from_project(self.project):
             return None
         if import_is_optional():
@@ -497,12 +520,14 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     ext.get_compiler_abi_compatibility_and_version = lambda compiler: (True, (12, 2, 0))
     ext._get_num_workers = lambda verbose: 1
     place_standin(torch, utils, ext, include_dir)
+    config = config_module(torch_version)
+    torch.__config__ = config
     torch.version = version
     torch._C = c
     torch.cuda = cuda
     torch.utils = utils
     utils.cpp_extension = ext
-    for m in (torch, version, c, cuda, utils, ext):
+    for m in (torch, version, c, cuda, utils, ext, config):
         sys.modules[m.__name__] = m
     for m in (torch, version, c, cuda, ext):
         fill_from_surface(m, surface.get(m.__name__, {}), given)
@@ -510,6 +535,21 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     utils.__getattr__ = permissive_module("torch.utils", given, "not modelled").__getattr__
     given.add("torch", f"stand-in torch {torch_version} (the headers' release), CUDA {cuda_version}")
     return torch, ext
+
+
+def config_module(torch_version):
+    """torch.__config__ as a Linux wheel of the headers' release answers it:
+    scripts add -fopenmp only when parallel_info() names OpenMP as ATen's
+    backend, and a permissive string would choose the build without it."""
+    config = types.ModuleType("torch.__config__")
+    config.parallel_info = lambda: ("ATen/Parallel:\n\tat::get_num_threads() : 1\n"
+                                    "OpenMP 201511 (a.k.a. OpenMP 4.5)\n\tomp_get_max_threads() : 1\n"
+                                    "ATen parallel backend: OpenMP\n")
+    config.show = lambda: (f"PyTorch built with:\n  - GCC 13.3\n  - C++ Version: 202002\n"
+                           f"  - OpenMP 201511 (a.k.a. OpenMP 4.5)\n  - CPU capability usage: AVX2\n"
+                           f"  - Build settings: TORCH_VERSION={torch_version}, USE_OPENMP=ON, USE_CUDA=ON\n")
+    config.cxx_flags = lambda: "-D_GLIBCXX_USE_CXX11_ABI=1 -fopenmp -DUSE_FBGEMM -O2 -fPIC"
+    return config
 
 
 def cuda_looks_available(torch, cpp_extension, cuda_home, cuda_version):

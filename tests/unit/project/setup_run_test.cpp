@@ -95,6 +95,7 @@ std::string python_with_fake_torch() {
       "fake_torch",
       {{"torch/__init__.py", "__version__ = '2.14.1+fake'\nfrom . import version, cuda, utils\n"},
        {"torch/version.py", "cuda = None\nhip = None\n"},
+       {"torch/__config__.py", "def parallel_info():\n    return 'ATen parallel backend: native thread pool\\n'\n"},
        {"torch/cuda.py", "def is_available():\n    return False\n"},
        {"torch/utils/__init__.py", ""},
        {"torch/utils/cpp_extension.py",
@@ -232,11 +233,11 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   const BuildConfiguration* cxx = find(b, unit, "cxx", "linux");
   ASSERT_TRUE(cxx);
   EXPECT_EQ(cxx->sources, (Args{dir + "/csrc/binding.cpp"}));
-  EXPECT_EQ(cxx->line, 38);
+  EXPECT_EQ(cxx->line, 43);
   Args want = {"c++"};
   want.insert(want.end(), includes.begin(), includes.end());
   want.insert(want.end(), {"-DPLATFORM_DEMO=1", "-UNDEBUG", "-O3", "-DTORCH_TARGET_VERSION=0x020a000000000000",
-                           "-fvisibility=hidden", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DPy_LIMITED_API=0x030A0000",
+                           "-fvisibility=hidden", "-fopenmp", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DPy_LIMITED_API=0x030A0000",
                            "-DTORCH_EXTENSION_NAME=_C", "-std=c++20", "-fPIC"});
   EXPECT_EQ(cxx->arguments, want);
   EXPECT_FALSE(has(cxx->arguments, "-DUSE_CUDA"));
@@ -262,9 +263,9 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   EXPECT_TRUE(has(win->arguments, "-DUSE_CUDA"));
   EXPECT_TRUE(has(win->arguments, "/permissive-"));
   EXPECT_FALSE(has(win->arguments, "-fvisibility=hidden"));
-  EXPECT_EQ(facts(b, unit + " (cxx) on win32"), (Args{"adds -DUSE_CUDA; adds /permissive-; drops -fvisibility=hidden"}));
+  EXPECT_EQ(facts(b, unit + " (cxx) on win32"), (Args{"adds -DUSE_CUDA; adds /permissive-; drops -fopenmp; drops -fvisibility=hidden"}));
   EXPECT_EQ(facts(b, unit + " (cxx) on darwin"),
-            (Args{"adds -DPLATFORM_MACOS; drops -fvisibility=hidden; also compiles " + dir + "/csrc/mps/scale_mps.cpp"}));
+            (Args{"adds -DPLATFORM_MACOS; drops -fopenmp; drops -fvisibility=hidden; also compiles " + dir + "/csrc/mps/scale_mps.cpp"}));
   EXPECT_TRUE(facts(b, unit + " (nvcc) on win32").empty());
 }
 
