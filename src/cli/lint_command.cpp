@@ -161,8 +161,9 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   out.from_cache = run.from_cache;
   out.analysed = run.analysed;
   // Cross-file registration checks conclude from what is absent: only a run
-  // over the whole compile database sees the whole project.
-  const bool whole_project = request.files.empty() && !targets.compile_db.empty();
+  // over the whole compile database, when it has every source of the build,
+  // sees the whole project.
+  const bool whole_project = request.files.empty() && !targets.compile_db.empty() && !targets.sources_left_out;
   if (registrations)
     schema::add_registration_checks(out.report, options.project_roots, whole_project, &registration_inputs);
   if (fold_same_method) source::fold_same_method_calls(out.report, env.replacements);

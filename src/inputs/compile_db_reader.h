@@ -27,6 +27,10 @@ struct CompileCommand {
 struct CompileDb {
   std::string path;  // the compile_commands.json that was read
   std::vector<CompileCommand> commands;
+  // Project mode: sources the build compiles that have no command here (a
+  // legacy library left out as legacy by design). What they register is
+  // unseen, so cross-file checks must not conclude from its absence.
+  std::vector<std::string> left_out;
 
   // The first command compiling `abs_file` (absolute, normalised); nullptr if none.
   const CompileCommand* find(const std::string& abs_file) const;

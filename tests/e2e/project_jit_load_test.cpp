@@ -268,6 +268,37 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
   EXPECT_TRUE(unknown) << s.out;
 }
 
+// An untargeted library built by load() is compiled by the torch that
+// loads it, which has what it imports: `torch>=2.10` is not below it. The
+// same sources shipped by setup.py need 2.13 (2.14.1's headers import
+// torch_exception_get_what), and the requirement is an error there.
+TEST(ProjectJitLoad, ARequirementIsNotBelowWhatAJitLibraryImports) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  for (const bool jit : {true, false}) {
+    const std::string dir = make_temp_dir() + "/req";
+    write_file(dir, "pyproject.toml", "[project]\nname = \"req\"\ndependencies = [\"torch>=2.10\"]\n");
+    if (jit)
+      write_file(dir, "req/_ops.py",
+                 "from torch.utils.cpp_extension import load\n"
+                 "def build():\n"
+                 "    return load(name='req_ops', sources=['csrc/ops.cpp'], is_python_module=False)\n");
+    else
+      write_file(dir, "setup.py",
+                 "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+                 "setup(ext_modules=[CppExtension('req._C', ['csrc/ops.cpp'])], cmdclass={'build_ext': BuildExtension})\n");
+    write_file(dir, "csrc/ops.cpp",
+               "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/tensor.h>\n"
+               "torch::stable::Tensor ident(torch::stable::Tensor t) { return t; }\n"
+               "STABLE_TORCH_LIBRARY(req, m) { m.def(\"ident(Tensor t) -> Tensor\"); }\n"
+               "STABLE_TORCH_LIBRARY_IMPL(req, CPU, m) { m.impl(\"ident\", TORCH_BOX(&ident)); }\n");
+    auto r = run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), dir});
+    ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+    const auto j = r.json();
+    EXPECT_EQ(findings(j).count({"build-requirement-below-target", "pyproject.toml", 3}), jit ? 0u : 1u)
+        << (jit ? "load(): " : "setup.py: ") << j.dump(1);
+  }
+}
+
 // A module whose only load() is not torch's: nothing to check.
 TEST(ProjectJitLoad, OtherFunctionsNamedLoadAreNotExtensions) {
   const std::string dir = make_temp_dir();

@@ -204,6 +204,37 @@ TEST(ProjectMode, ALegacyExtensionNextToAStableOneIsNotLinted) {
       << p->dump(1);
 }
 
+// torchmatch's shape: the legacy CPU library owns the operator's schema
+// (TORCH_LIBRARY), the stable CUDA one only implements it. The legacy
+// library is not linted, so its def is unseen: the impl is not "never
+// defined" (a note at most). Without the legacy library it is an error.
+// The real headers: the registration macros are read from them.
+TEST(ProjectMode, AnImplWhoseDefIsInALegacyLibraryLeftOutIsNotAnError) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  for (const bool with_legacy : {true, false}) {
+    const std::string dir = make_temp_dir();
+    write_file(dir, "setup.py",
+               std::string("from torch.utils.cpp_extension import CppExtension\n") +
+                   (with_legacy ? "legacy = CppExtension('x._cpu', ['cpu.cpp'])\n" : "") +
+                   "stable = CppExtension('x._cuda', ['cuda.cpp'],\n"
+                   "                      extra_compile_args={'cxx': ['-DTORCH_TARGET_VERSION=0x020a000000000000']})\n");
+    write_file(dir, "cpu.cpp",
+               "#include <torch/library.h>\nat::Tensor solve(const at::Tensor& t) { return t; }\n"
+               "TORCH_LIBRARY(assign, m) { m.def(\"solve(Tensor t) -> Tensor\", &solve); }\n");
+    write_file(dir, "cuda.cpp",
+               "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/tensor.h>\n"
+               "void boxed_solve(StableIValue* stack, uint64_t, uint64_t) {}\n"
+               "STABLE_TORCH_LIBRARY_IMPL(assign, CUDA, m) { m.impl(\"solve\", &boxed_solve); }\n");
+    auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", test::real_torch_include(), dir});
+    ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+    const auto j = r.json();
+    std::string severity;
+    for (const auto& f : j["findings"])
+      if (f["rule"] == "schema-impl-without-def") severity = f["severity"];
+    EXPECT_EQ(severity, with_legacy ? "note" : "error") << j.dump(1);
+  }
+}
+
 // No green without analysis, at the level of `check`: a stable source whose
 // PyTorch headers are nowhere (no --torch-include, an interpreter without
 // torch) is an error whether the build is read or swept, never exit 0.

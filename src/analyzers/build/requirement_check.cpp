@@ -14,6 +14,9 @@ void check_requirement(const ProjectView& view, findings::Report& report) {
     TorchVersion need;
     for (const auto& lc : view.linted) {
       if (!lc.stable()) continue;
+      // Compiled by cpp_extension.load() with the torch that loads it: what
+      // its untargeted objects import, that torch has.
+      if (lc.config->built_by_running_torch && !lc.untargeted.empty()) continue;
       // Untargeted objects need what the lint predicted; targeted ones their target.
       std::optional<TorchVersion> n = lc.untargeted.empty() ? lc.target : lc.floor;
       if (lc.target && lc.floor && !lc.untargeted.empty() && *lc.target > *lc.floor) n = lc.target;

@@ -83,6 +83,7 @@ LintTargets collect_lint_targets(const LintRequest& req) {
     db = inputs::load_build_commands(req.cwd);
   }
   if (db) out.compile_db = db->path;
+  if (db) out.sources_left_out = !db->left_out.empty();
   if (!db && !req.flags && req.files.empty())
     throw InputError(req.cwd.empty() ? "." : req.cwd,
                      "no compile_commands.json here; use -p BUILD_DIR, or name files and give their flags after --");

@@ -21,6 +21,7 @@ struct LintTargets {
   std::vector<findings::InputFailure> skipped;  // could not be analysed, and why
   std::vector<std::string> notes;               // how flags were chosen, when not obvious
   std::string compile_db;                       // the compile_commands.json (or build.ninja) used, if any
+  bool sources_left_out = false;                // the database leaves some of the build's sources out (CompileDb::left_out)
   std::vector<std::string> default_roots;       // project roots to use when none are given
 };
 

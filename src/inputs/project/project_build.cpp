@@ -57,6 +57,7 @@ void fill_compile_db(ProjectBuild& b, const std::string& platform) {
   mark_legacy_by_design(b, platform);
   b.db.path = b.build_file;
   b.db.commands.clear();
+  b.db.left_out.clear();
   // A legacy configuration's file that a stable one compiles too (a binding
   // with #if defined(CUDA_KERNEL) ... #else legacy code) is compiled for
   // reference: its #else branch is then code another build compiles on
@@ -68,7 +69,11 @@ void fill_compile_db(ProjectBuild& b, const std::string& platform) {
   for (const auto& conf : b.configurations) {
     if (conf.platform != platform) continue;
     for (const auto& src : conf.sources) {
-      if (!conf.stable_expected && !stable_sources.count(src)) continue;
+      if (!conf.stable_expected && !stable_sources.count(src)) {
+        if (std::find(b.db.left_out.begin(), b.db.left_out.end(), src) == b.db.left_out.end())
+          b.db.left_out.push_back(src);
+        continue;
+      }
       // A source the build writes (a generated placeholder, autogen output)
       // or that is missing is the build's business, not a reason to stop:
       // the others are linted, and the report says which was not.
@@ -536,14 +541,17 @@ std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::
 // modules imported with load() recorded. nullopt: not such a project, or
 // the import could not run (a note says why when the static reading follows).
 std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, const TorchLocation& torch,
-                                               const ProjectOptions& options) {
+                                               const ProjectOptions& options, bool setup_declared_nothing) {
   const fs::path file(build_file);
   std::error_code ec;
   std::string dir;
   if (fs::is_directory(file, ec)) {
     dir = build_file;
   } else if (file.filename() == "setup.py" && !fs::is_regular_file(file.parent_path() / "CMakeLists.txt", ec) &&
-             read_setup_py(build_file).extensions.empty()) {
+             (setup_declared_nothing || read_setup_py(build_file).extensions.empty())) {
+    // Run, it declared nothing (its extensions wait for TORCHMATCH_BUILD_*=1,
+    // and the package builds them just-in-time by default): what its reading
+    // finds in branches not taken is not the default build.
     dir = file.parent_path().string();
   } else {
     return std::nullopt;
@@ -577,6 +585,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
   std::optional<ProjectNote> setup_note;
   std::optional<CMakeDrive> drive;  // setup.py's build_ext runs CMake: what it configures
   bool setup_failed = false;  // raised, hung or could not start (not: declared nothing)
+  bool declared_nothing = false;  // ran, and constructed no extension with sources
   if (options.run_build && fs::path(build_file).filename() == "setup.py") {
     // setup.py runs under our recorder; when it cannot, the static reader
     // takes over, and one that declares nothing (it drives CMake) gives way
@@ -590,6 +599,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       return std::move(b);
     }
     setup_failed = !run.no_extensions;
+    declared_nothing = run.no_extensions;
     drive = run.cmake;
     setup_note = ProjectNote{build_file, 0,
                              run.no_extensions
@@ -630,7 +640,10 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
     }
   }
   std::optional<ProjectBuild> imported;
-  if (options.run_build) imported = import_jit_modules(build_file, torch, options);
+  if (options.run_build) imported = import_jit_modules(build_file, torch, options, declared_nothing);
+  // A setup.py that declared nothing, with the package's load() calls
+  // recorded instead: nothing was left unread (the facts say which build).
+  if (imported && declared_nothing) setup_note.reset();
   ProjectBuild b = imported ? std::move(*imported) : read_statically(build_file, torch, options.defines);
   if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
   if (fallback) {

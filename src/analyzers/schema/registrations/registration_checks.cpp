@@ -57,9 +57,10 @@ std::string describe_type(const Type& t) { return to_string(t); }
 void partial_view(const RegistrationContext& ctx, findings::Finding& f, const char* missing) {
   if (ctx.whole_project) return;
   f.severity = findings::Severity::Note;
-  f.notes.insert(f.notes.begin(), std::string("only some of the project's files were linted: the ") + missing +
-                                      " may be in a file that was not; lint the whole project with -p BUILD_DIR or "
-                                      "check . to know");
+  f.notes.insert(f.notes.begin(), std::string("only some of the project's files were linted (files named on the command "
+                                                  "line, or a library left out as legacy by design): the ") +
+                                      missing + " may be in a file that was not; lint the whole project with -p BUILD_DIR or "
+                                                "check . to know");
 }
 
 bool unread_in(const RegistrationContext& ctx, const std::string& ns, bool defs) {
