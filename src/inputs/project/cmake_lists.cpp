@@ -155,6 +155,32 @@ std::vector<Command> parse(const std::string& t, const std::string& path) {
 
 // ---- evaluation ----
 
+// A build of the project sees $<BUILD_INTERFACE:x> (and BUILD_LOCAL_INTERFACE)
+// as x and $<INSTALL_INTERFACE:x> as nothing: the one generator expression
+// every exported library writes needs no generate step to evaluate.
+std::string evaluate_interface_genexes(std::string v) {
+  for (size_t at = v.find("$<"); at != std::string::npos; at = v.find("$<", at)) {
+    size_t depth = 0, end = at;
+    for (; end < v.size(); ++end) {
+      if (v.compare(end, 2, "$<") == 0) ++depth, ++end;
+      else if (v[end] == '>' && --depth == 0) break;
+    }
+    if (end >= v.size()) break;  // unbalanced: left for the note
+    const std::string body = v.substr(at + 2, end - at - 2);
+    std::string replacement;
+    bool known = true;
+    if (body.starts_with("BUILD_INTERFACE:")) replacement = body.substr(16);
+    else if (body.starts_with("BUILD_LOCAL_INTERFACE:")) replacement = body.substr(22);
+    else if (!body.starts_with("INSTALL_INTERFACE:")) known = false;
+    if (!known) {
+      at = end + 1;
+      continue;
+    }
+    v.replace(at, end - at + 1, replacement);
+  }
+  return v;
+}
+
 std::vector<std::string> split_list(const std::string& v) {
   std::vector<std::string> out;
   if (v.empty()) return out;
@@ -396,7 +422,7 @@ private:
   std::vector<std::string> values(const Command& c, const Scope& scope, size_t from = 0) {
     std::vector<std::string> out;
     for (size_t i = from; i < c.args.size(); ++i) {
-      const std::string v = expand(c.args[i].text, scope, c.line);
+      const std::string v = evaluate_interface_genexes(expand(c.args[i].text, scope, c.line));
       if (c.args[i].quoted) {
         out.push_back(v);
       } else {

@@ -209,6 +209,28 @@ TEST(CMakeLists, WhatOnlyAConfigureKnowsIsANoteWithItsLine) {
   EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("x.cpp")}));
 }
 
+// gffx's shape: a core library exports its include directory for the build
+// and for the install; the torch adapter linking it needs the build one.
+// Those two generator expressions are evaluated, others still noted.
+TEST(CMakeLists, BuildAndInstallInterfacesAreWhatABuildSees) {
+  TempTree t;
+  t.write("CMakeLists.txt",
+          "add_library(core STATIC core.cpp)\n"
+          "target_include_directories(core PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n"
+          "                                        $<INSTALL_INTERFACE:include>)\n"
+          "target_compile_definitions(core PUBLIC $<BUILD_LOCAL_INTERFACE:CORE_LOCAL=1> $<$<CONFIG:Debug>:CORE_DEBUG>)\n"
+          "add_library(adapter MODULE register.cpp)\n"
+          "target_link_libraries(adapter PRIVATE core)\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].message.find("$<$<CONFIG:Debug>:CORE_DEBUG>"), std::string::npos) << p.notes[0].message;
+  ASSERT_EQ(p.targets.size(), 2u);
+  const CMakeTarget& adapter = p.targets[1];
+  EXPECT_EQ(adapter.name, "adapter");
+  EXPECT_EQ(adapter.include_dirs, (std::vector<std::string>{t.p("include")}));
+  EXPECT_EQ(adapter.definitions, (std::vector<std::string>{"CORE_LOCAL=1"}));
+}
+
 // torchcodec reads each of its 12 source lists through one helper that runs
 // execute_process: the line is noted once, not once per call.
 TEST(CMakeLists, AHelperCalledManyTimesIsNotedOnce) {
