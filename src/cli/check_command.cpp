@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "analyzers/binary/audit_runner.h"
 #include "analyzers/build/both_ways.h"
@@ -148,7 +149,11 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
     s.facts.emplace_back("added with -D", d);
   }
   report.subjects.push_back(std::move(s));
+  // Two entries computed by one call (`str(root)`, `str(root / "k")`) give
+  // the same note: said once.
+  std::set<std::tuple<std::string, int, std::string>> said;
   for (const auto& n : project.notes) {
+    if (!said.emplace(n.file, n.line, n.message).second) continue;
     findings::Finding f;
     f.rule = "project-flag-unresolved";
     f.severity = findings::Severity::Note;

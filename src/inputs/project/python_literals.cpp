@@ -376,6 +376,9 @@ private:
       return make_int(r, a.line);
     }
     if (op == "+" && a.kind == K::Str && b.kind == K::Str) return make_str(a.s + b.s, a.line);
+    // str / str is a TypeError in Python: a '/' between two strings is a
+    // pathlib join (paths are read as strings, see call()).
+    if (op == "/" && a.kind == K::Str && b.kind == K::Str) return make_str((fs::path(a.s) / b.s).generic_string(), a.line);
     if (op == "+" && a.kind == K::List && b.kind == K::List) {
       Value r = a;
       r.items.insert(r.items.end(), b.items.begin(), b.items.end());
@@ -396,8 +399,10 @@ private:
         if (!dotted.empty()) {
           dotted += "." + attr;
           v = Value::unresolved("name " + dotted, v.line);
-        } else {
+        } else if (is_op("(")) {
           v = method_or_attribute(v, attr);
+        } else {
+          v = attribute(v, attr, line());
         }
       } else if (is_op("(")) {
         const int l = line();
@@ -560,6 +565,20 @@ private:
     return self;
   }
 
+  // An attribute read, not called: of a path read as its string, its parts.
+  Value attribute(Value v, const std::string& attr, int l) {
+    v = finish_name(v);
+    if (v.kind == Value::Kind::Unresolved) return v;
+    if (v.kind == Value::Kind::Str) {
+      const fs::path p(v.s);
+      if (attr == "parent") return make_str(p.parent_path().generic_string(), l);
+      if (attr == "name") return make_str(p.filename().string(), l);
+      if (attr == "stem") return make_str(p.stem().string(), l);
+      if (attr == "suffix") return make_str(p.extension().string(), l);
+    }
+    return Value::unresolved("the attribute ." + attr, l);
+  }
+
   Value subscript(Value v, const Value& index, int l) {
     v = finish_name(v);
     if (v.kind == Value::Kind::Unresolved) return v;
@@ -611,7 +630,19 @@ private:
         }
         return make_str(out, l);
       }
+      // A pathlib.Path read as its string.
+      if (s.kind == Value::Kind::Str && args.empty() && (last == "resolve" || last == "absolute"))
+        return make_str(resolve_path(s.s), l);
+      if (s.kind == Value::Kind::Str && args.empty() && last == "as_posix") return s;
       return Value::unresolved("the method ." + last + "()", l);
+    }
+    // pathlib's paths are read as the strings they stand for: `/` joins them.
+    static const std::set<std::string> kPathTypes = {"Path", "pathlib.Path", "PurePath", "pathlib.PurePath",
+                                                     "PosixPath", "PurePosixPath", "pathlib.PurePosixPath"};
+    if (kPathTypes.count(callee) && all_str() && kwargs.empty()) {
+      fs::path p = args.empty() ? fs::path(".") : fs::path();
+      for (const auto& a : args) p /= a.s;
+      return make_str(p.generic_string(), l);
     }
     if ((callee == "os.path.join" || callee == "path.join") && !args.empty() && all_str()) {
       fs::path p;

@@ -72,6 +72,20 @@ TEST(PythonLiterals, PathsRelativeToTheFile) {
             "/proj/include");
 }
 
+// torchmatch's setup.py: CSRC = Path("sources/x"); str(CSRC / "cpu" / "a.cpp").
+TEST(PythonLiterals, PathlibJoinsOfLiteralsAreTheirStrings) {
+  Value v = arg("from pathlib import Path\nimport pathlib\nCSRC = Path('sources/x')\nCPU = CSRC / 'cpu'\n"
+                "f([str(CPU / 'a.cpp'), (pathlib.Path('inc') / 'y').as_posix(), str(Path('a', 'b.cpp')),\n"
+                "   str(Path(__file__).resolve().parent / 'z.cpp')])");
+  ASSERT_EQ(v.kind, Value::Kind::List);
+  EXPECT_EQ(strings(v), (std::vector<std::string>{"sources/x/cpu/a.cpp", "inc/y", "a/b.cpp", "/proj/z.cpp"}));
+  // An attribute of something else is unresolved, never the thing itself.
+  EXPECT_EQ(arg("import sys\nf(sys.version_info.major)").kind, Value::Kind::Unresolved);
+  EXPECT_EQ(arg("x = {'a': 1}\nf(x.real)").kind, Value::Kind::Unresolved);
+  // A string divided by a number is still not a path.
+  EXPECT_EQ(arg("f('a' / 2)").kind, Value::Kind::Unresolved);
+}
+
 TEST(PythonLiterals, GlobReadsTheProjectDirectory) {
   const fs::path dir = fs::temp_directory_path() / ("torchabi-pyglob-" + std::to_string(::getpid()));
   fs::create_directories(dir / "csrc/sub");
