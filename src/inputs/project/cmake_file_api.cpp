@@ -16,7 +16,9 @@
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/environment/cmake_prerequisites.h"
 #include "inputs/project/environment/cmake_version_floor.h"
+#include "inputs/project/environment/fetch_content_placeholders.h"
 #include "inputs/project/environment/newer_cmake.h"
+#include "inputs/project/environment/standin_torch_package.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/timed_child.h"
 
@@ -83,6 +85,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   CMakeTool tool;
   std::string machine;  // tool's version
   PrerequisitesScript prerequisites;
+  FetchContentPlaceholders fetched;
   std::vector<LoweredFloor> lowered;
   try {
     fs::create_directories(copy);
@@ -106,6 +109,11 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     }
     fs::create_directories(base / "prerequisites");
     prerequisites = write_prerequisites_script((base / "prerequisites").string(), machine);
+    fetched = write_fetch_content_placeholders(copy.string(), (base / "fetch-content").string());
+    if (!fetched.names.empty())
+      r.facts.emplace_back("given to cmake: FetchContent", text::join(fetched.names, ", ") +
+                                                 " (downloaded by a real configure; no network here): empty "
+                                                 "placeholders, so what they add is unknown");
     fs::create_directories(torch_dir);
     write_torch_config(torch_dir.string(), torch, torch_headers_version(torch.include_dirs));
     cuda = write_cuda_stand_in((base / "cuda-stand-in").string(), options.machine_cuda);
@@ -117,6 +125,7 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     std::vector<std::string> argv = {tool.path, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
                                      "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
                                      "-DTorch_DIR=" + torch_dir.string()};
+    argv.insert(argv.end(), fetched.cmake_args.begin(), fetched.cmake_args.end());
     argv.insert(argv.end(), extra.begin(), extra.end());
     for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
     return argv;
@@ -125,10 +134,18 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
   if (cuda.real_toolkit) visible.push_back(cuda.toolkit_root);
   if (!tool.prefix.empty()) visible.push_back(tool.prefix);
   BuildEnvironment env;
+  StandInTorchPackage standin_torch;
   try {
     env = make_build_environment({fs::canonical(base).string(), project_root.string(), options.python, visible,
                                   options.unconfined});
-    if (env.confined) hand_over_writable(env.confinement);
+    if (env.confined) {
+      // The torch the configure's own Python imports (vLLM's run_python).
+      standin_torch = write_standin_torch_package((base / "python-stand-in").string(), torch, cuda.toolkit_root,
+                                                  cuda.version);
+      std::string& path = env.confinement.env["PYTHONPATH"];
+      path = standin_torch.pythonpath + (path.empty() ? "" : ":" + path);
+      hand_over_writable(env.confinement);
+    }
   } catch (const std::exception& e) {
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
@@ -179,6 +196,10 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
                    machine + " (install a newer cmake, e.g. `pip install cmake` or scripts/fetch-cmake.sh, for its real configure)";
     return r;
   }
+  if (std::error_code ec; !standin_torch.used_marker.empty() && fs::exists(standin_torch.used_marker, ec))
+    r.facts.emplace_back("given to cmake's Python",
+                         "the stand-in torch of the headers' release (the interpreter has none as new): its "
+                         "cmake_prefix_path leads to the stand-in TorchConfig, its cpp_extension is torch's");
   const PathMapper map{copy.string(), project_root.string()};
   ReplyPaths paths;
   paths.build_dir = build.string();

@@ -76,7 +76,35 @@ void write_torch_config(const std::string& dir, const TorchLocation& torch, cons
       "    \"$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:${TORCH_CXX_FLAGS}>\")\n"
       "endif()\n"
       "set(TORCH_LIBRARIES torch)\n"
-      "set(TORCH_LIBRARY torch)\n";
+      "set(TORCH_LIBRARY torch)\n"
+      // The torch a CUDA build machine has: its Caffe2 config finds the
+      // toolkit (public/cuda.cmake: FindCUDA's variables) and enables CUDA;
+      // vLLM-derived CMakeLists.txt stop without CUDA_FOUND.
+      "if(DEFINED CMAKE_CUDA_COMPILER_TOOLKIT_ROOT AND NOT DEFINED CUDA_FOUND)\n"
+      "  set(CUDA_FOUND TRUE)\n"
+      "  set(CAFFE2_USE_CUDA ON)\n"
+      "  set(CUDA_TOOLKIT_ROOT_DIR \"${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}\")\n"
+      "  set(CUDA_INCLUDE_DIRS \"${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/include\")\n"
+      "  string(REGEX MATCH \"^[0-9]+\\\\.[0-9]+\" CUDA_VERSION \"${CMAKE_CUDA_COMPILER_VERSION}\")\n"
+      "  set(CUDA_VERSION_STRING \"${CUDA_VERSION}\")\n"
+      // Its torch_cuda_get_nvcc_gencode_flag: TORCH_CUDA_ARCH_LIST as
+      // -gencode flags in CMAKE_CUDA_FLAGS, where vLLM's CMake reads them.
+      "  string(REPLACE \" \" \";\" _torchabi_archs \"$ENV{TORCH_CUDA_ARCH_LIST}\")\n"
+      "  foreach(_torchabi_arch IN LISTS _torchabi_archs)\n"
+      "    string(REGEX MATCH \"^([0-9]+)\\\\.([0-9]+)\" _torchabi_match \"${_torchabi_arch}\")\n"
+      "    if(_torchabi_match)\n"
+      "      set(_torchabi_sm \"${CMAKE_MATCH_1}${CMAKE_MATCH_2}\")\n"
+      "      string(APPEND CMAKE_CUDA_FLAGS \" -gencode arch=compute_${_torchabi_sm},code=sm_${_torchabi_sm}\")\n"
+      "      if(_torchabi_arch MATCHES \"\\\\+PTX$\")\n"
+      "        string(APPEND CMAKE_CUDA_FLAGS \" -gencode arch=compute_${_torchabi_sm},code=compute_${_torchabi_sm}\")\n"
+      "      endif()\n"
+      "    endif()\n"
+      "  endforeach()\n"
+      "  get_property(_torchabi_languages GLOBAL PROPERTY ENABLED_LANGUAGES)\n"
+      "  if(NOT \"CUDA\" IN_LIST _torchabi_languages)\n"
+      "    enable_language(CUDA)\n"
+      "  endif()\n"
+      "endif()\n";
   write(fs::path(dir) / "TorchConfig.cmake", text);
   // A version the headers do not state satisfies whatever the project asks for.
   write(fs::path(dir) / "TorchConfigVersion.cmake",

@@ -463,7 +463,10 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     """Modules torch, torch.version, torch._C, torch.cuda, torch.utils and
     torch.utils.cpp_extension with what build scripts use of them: the names
     of the real modules (surface), the values of the headers in use."""
-    from setuptools.command.build_ext import build_ext
+    try:
+        from setuptools.command.build_ext import build_ext
+    except ImportError:  # a configure's Python without setuptools (standin_torch_package.py)
+        build_ext = object
 
     torch = types.ModuleType("torch")
     torch.__version__ = torch_version

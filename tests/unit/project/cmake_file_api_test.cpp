@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -185,6 +186,43 @@ TEST(CMakeFileApi, CudaConfiguresWithoutACudaInstallation) {
   bool fact = false;
   for (const auto& [k, v] : r.facts) fact |= k == "CUDA compiler" && v.find("stand-in nvcc") != std::string::npos;
   EXPECT_TRUE(fact);
+}
+
+// vLLM's shape (fixtures/projects/cmake_vllm_shaped): its configure asks its
+// own Python for torch, needs the CUDA a CUDA build of torch's config finds
+// and the architectures it puts in CMAKE_CUDA_FLAGS, and downloads CUTLASS.
+// On a machine with none of them the configure runs through on the first
+// try: the stand-in torch importable by the configure's Python, the
+// stand-in TorchConfig's CUDA, and an empty placeholder for the download,
+// each named in the facts.
+TEST(CMakeFileApi, AVllmShapedConfigureGetsTorchCudaAndItsDownloadsStoodIn) {
+  REQUIRE_CMAKE();
+  if (std::system("python3 -c 'import json' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  FakeTorch torch;
+  // An interpreter without site-packages: no torch, whatever the machine has.
+  torch.tree.write("py/python-without-torch", "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n");
+  fs::permissions(torch.tree.p("py/python-without-torch"),
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                      fs::perms::others_exec);
+  FileApiOptions o;
+  o.machine_cuda = false;
+  o.defines = {"Python_EXECUTABLE=" + torch.tree.p("py/python-without-torch")};
+  FileApiResult r = configure_with_file_api(kFixtures + "/cmake_vllm_shaped/CMakeLists.txt", torch.loc, o);
+  ASSERT_TRUE(r.ok) << r.failure;
+  std::map<std::string, std::string> facts(r.facts.begin(), r.facts.end());
+  EXPECT_FALSE(facts.count("continued past")) << facts["continued past"] << "\n" << (r.notes.empty() ? "" : r.notes[0].message);
+  EXPECT_NE(facts["given to cmake: FetchContent"].find("cutlass"), std::string::npos);
+  EXPECT_TRUE(facts.count("given to cmake's Python"));
+  const BuildConfiguration* cu = find(r.configurations, "target _C_stable", "nvcc");
+  ASSERT_NE(cu, nullptr) << dump(r.configurations);
+  auto has = [&](const std::string& a) { return std::find(cu->arguments.begin(), cu->arguments.end(), a) != cu->arguments.end(); };
+  // torch's COMMON_NVCC_FLAGS, as the configure's Python printed them.
+  EXPECT_TRUE(has("-D__CUDA_NO_HALF_OPERATORS__")) << dump(r.configurations);
+  EXPECT_TRUE(has("-DTORCH_TARGET_VERSION=0x020a000000000000ULL")) << dump(r.configurations);
+  // TORCH_CUDA_ARCH_LIST, as -gencode flags a CUDA build of torch adds.
+  bool gencode = false;
+  for (const auto& a : cu->arguments) gencode |= a.find("arch=compute_90,code=sm_90") != std::string::npos;
+  EXPECT_TRUE(gencode) << dump(r.configurations);
 }
 
 // find_package(Torch 2.3 REQUIRED) with headers whose version.h is absent:
