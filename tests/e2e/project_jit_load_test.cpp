@@ -226,6 +226,15 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
              "        extra_cuda_cflags=['-DTORCH_TARGET_VERSION=0x020a000000000000', '-DUSE_CUDA', *_gencode()],\n"
              "        verbose=verbose,\n"
              "    )\n");
+  // A script's main() that serves forever after load(): stopped, its call kept.
+  write_file(dir, "ns/lazy/serve.py",
+             "from torch.utils.cpp_extension import load\n"
+             "def main():\n"
+             "    load(name='served_ops', sources=['ns/lazy/served.cpp'], extra_cflags=['-DTORCH_TARGET_VERSION=0x020a000000000000'])\n"
+             "    while True:\n"
+             "        pass\n");
+  write_file(dir, "ns/lazy/served.cpp",
+             "#include <torch/csrc/stable/library.h>\nint served() { return 0; }\n");
   write_file(dir, "ns/lazy/ops.cpp",
              "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/tensor.h>\n"
              "torch::stable::Tensor ident(torch::stable::Tensor t) { return t; }\n");
@@ -239,7 +248,7 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
   auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
   ASSERT_NE(r.exit_code, 2) << r.err << r.out;
   const auto j = r.json();
-  EXPECT_EQ(unit_names(j), (std::set<std::string>{"ops.cpp", "stream.cu"})) << j.dump(1);
+  EXPECT_EQ(unit_names(j), (std::set<std::string>{"ops.cpp", "stream.cu", "served.cpp"})) << j.dump(1);
   for (const auto& f : j["findings"]) {
     EXPECT_NE(f["rule"], "project-flag-unresolved") << f.dump(1);
     EXPECT_NE(f["rule"], "build-target-version-missing") << f.dump(1);
@@ -247,6 +256,7 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
   }
   const auto& facts = project_subject(j)->at("facts");
   EXPECT_EQ(facts.at("extension lazy_ops").get<std::string>(), "load() at ns/lazy/build.py:12, 2 sources, with CUDA");
+  EXPECT_EQ(facts.at("extension served_ops").get<std::string>(), "load() at ns/lazy/serve.py:3, 1 source");
   EXPECT_NE(facts.at("extension lazy_ops nvcc flags").get<std::string>().find("-DTORCH_TARGET_VERSION=0x020a000000000000 -DUSE_CUDA"),
             std::string::npos)
       << facts.dump(1);

@@ -25,11 +25,13 @@ Exit status: 0 with the JSON written; 2 on bad usage.
 
 import argparse
 import ast
+import contextlib
 import importlib
 import inspect
 import json
 import os
 import runpy
+import signal
 import sys
 import traceback
 
@@ -120,6 +122,28 @@ def callable_without_arguments(function):
                for p in signature.parameters.values())
 
 
+BUILDER_SECONDS = 5
+
+
+class BuilderTimeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """A builder that goes on after load() (`while True: serve()` in a
+    script's main) is stopped; what it recorded is kept."""
+    def expire(signum, frame):
+        raise BuilderTimeout(f"still running after {seconds} s: stopped")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def call_lazy_builders(path, namespace, records, failures, project):
     """Calls the functions of `path` that build an extension when first
     used, and that nothing called on import, as the package would: one whose
@@ -135,7 +159,8 @@ def call_lazy_builders(path, namespace, records, failures, project):
         if not callable(function) or not callable_without_arguments(function):
             continue
         try:
-            function()
+            with time_limit(BUILDER_SECONDS):
+                function()
         except BaseException as e:  # noqa: B902  after load(), the stand-in it returned may not do
             if not any(r["file"] == path and first <= r["line"] <= last for r in records):
                 failures.append(f"{os.path.relpath(path, project)}: {name}(): " + rs.one_line(e, project))
