@@ -29,6 +29,23 @@ std::string source_tree_with_build() {
   return tree;
 }
 
+// The results cache answers for the torchabi that wrote it: another build
+// of torchabi (a copy of the executable stands for one) parses again, since
+// its checks may differ while its version string does not.
+TEST(Check, AnotherTorchabiDoesNotReadThisOnesCachedResults) {
+  const std::string tree = source_tree(), cache = make_temp_dir();
+  const std::vector<std::string> args = {"lint", "-v", "-p", tree + "/build", "--cache-dir", cache};
+  ASSERT_NE(run_torchabi(args).exit_code, 2);
+  auto again = run_torchabi(args);
+  EXPECT_NE(again.err.find("1 translation units analysed, 1 of them from the cache"), std::string::npos) << again.err;
+  const std::string copy = make_temp_dir() + "/torchabi";
+  std::filesystem::copy_file(torchabi_binary(), copy);
+  std::filesystem::permissions(copy, std::filesystem::perms::owner_all);
+  // The wrapper is given torchabi's path first: the copy runs in its place.
+  auto other = run_torchabi_wrapped({"sh", "-c", "shift; exec " + copy + " \"$@\"", "sh"}, args);
+  EXPECT_NE(other.err.find("1 translation units analysed, 0 of them from the cache"), std::string::npos) << other.err;
+}
+
 TEST(Check, SourceTreeIsLintedAndItsLibraryAudited) {
   if (!std::filesystem::exists(built_stable_lib())) GTEST_SKIP() << "fixture library not built";
   const std::string tree = source_tree_with_build();

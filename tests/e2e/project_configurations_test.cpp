@@ -129,6 +129,29 @@ TEST(ProjectConfigurations, AnImplausibleTargetIsNotAMissingOne) {
   EXPECT_EQ(findings(j), (std::set<Found>{{"version-target-implausible", "ops.cpp", 0}})) << j.dump(1);
 }
 
+// A source whose only PyTorch code is header-only C++ (STD_TORCH_CHECK)
+// imports no shim and loads on every release: it asks for no target. Its
+// twin that calls a shim function does (FlashRT's kernels include
+// torch/headeronly through a vendored header and nothing else).
+TEST(ProjectConfigurations, HeaderOnlyCodeAsksForNoTarget) {
+  for (const bool calls_shim : {false, true}) {
+    const std::string dir = make_temp_dir();
+    lint::write_file(dir, "setup.py",
+                     "from torch.utils.cpp_extension import CppExtension\next = CppExtension('x._C', ['a.cpp'])\n");
+    lint::write_file(dir, "a.cpp",
+                     std::string("#include <torch/headeronly/util/Exception.h>\n") +
+                         (calls_shim ? "#include <torch/csrc/inductor/aoti_torch/c/shim.h>\n" : "") +
+                         "int f(int x) {\n  STD_TORCH_CHECK(x > 0, \"x\");\n  return x" +
+                         (calls_shim ? " + aoti_torch_dtype_float32()" : "") + ";\n}\n");
+    auto r = check(dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto found = findings(r.json());
+    EXPECT_EQ(found.count({"build-extension-without-target", "setup.py", 2}), calls_shim ? 1u : 0u)
+        << (calls_shim ? "calls a shim: " : "header-only: ") << r.out;
+    EXPECT_EQ(found.count({"build-target-version-missing", "a.cpp", 1}), 0u) << r.out;
+  }
+}
+
 TEST(ProjectConfigurations, TheConsistentProjectIsClean) {
   auto r = check(configs("consistent"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -32,7 +32,10 @@ void check_target_mismatch(const ProjectView& view, findings::Report& report) {
     if (!targeted) continue;  // none targets: build-extension-without-target
     for (const auto* lc : configs) {
       const inputs::BuildConfiguration& c = *lc->config;
-      if (!lc->untargeted.empty()) {
+      // Untargeted files that import no shim (header-only C++ alone) load on
+      // every release: their build-target-version-missing says when one does.
+      std::vector<findings::Finding> per_files = take_file_target_findings(report, lc->untargeted);
+      if (!lc->untargeted.empty() && !per_files.empty()) {
         findings::Finding f = at_declaration("build-target-version-inconsistent", c);
         f.severity = findings::Severity::Error;
         f.location.symbol = "TORCH_TARGET_VERSION";
@@ -48,7 +51,7 @@ void check_target_mismatch(const ProjectView& view, findings::Report& report) {
                        " with the headers linted; built against a newer torch, the library will not load on " + t.str() +
                        ")";
         for (const auto& file : lc->untargeted) f.notes.push_back("compiled without a target: " + file);
-        for (auto& per_file : take_file_target_findings(report, lc->untargeted))
+        for (auto& per_file : per_files)
           for (auto& n : per_file.notes) f.notes.push_back("  " + n);
         f.help = "Add -DTORCH_TARGET_VERSION=" + targeted->target->hex() + " to " + where_flags_go(c) +
                  " too: every compiler of an extension needs the same target.";

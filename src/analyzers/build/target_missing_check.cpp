@@ -34,11 +34,14 @@ void check_target_missing(const ProjectView& view, findings::Report& report) {
     // release ever loads it, so there is nothing to target.
     if (std::all_of(configs.begin(), configs.end(), [](const LintedConfiguration* lc) { return lc->config->built_by_running_torch; }))
       continue;
+    // No file asks for a target (none imports a shim): nothing to say.
+    std::vector<findings::Finding> per_files = take_file_target_findings(report, files);
+    if (per_files.empty()) continue;
     const inputs::BuildConfiguration& c = *configs.front()->config;
     findings::Finding f = at_declaration("build-extension-without-target", c);
     f.location.symbol = "TORCH_TARGET_VERSION";
     f.message = c.unit + (c.backend.empty() ? "" : " (" + c.backend + ")") + " compiles " +
-                std::to_string(files.size()) + " stable source" + (files.size() == 1 ? "" : "s") + " with " +
+                std::to_string(per_files.size()) + " stable source" + (per_files.size() == 1 ? "" : "s") + " with " +
                 compilers + " and no TORCH_TARGET_VERSION, so its objects import the newest shims of the torch it "
                 "is built with";
     if (floor && code_floor && *floor > *code_floor)
@@ -52,7 +55,7 @@ void check_target_missing(const ProjectView& view, findings::Report& report) {
         f.notes.push_back(unit + " of the same project targets " + t.str());
         break;
       }
-    for (auto& per_file : take_file_target_findings(report, files)) {
+    for (auto& per_file : per_files) {
       f.notes.push_back(per_file.location.file + ": " + per_file.message);
       for (auto& n : per_file.notes) f.notes.push_back("  " + n);
       if (per_file.severity == findings::Severity::Error) f.severity = findings::Severity::Error;  // a stated promise

@@ -22,9 +22,25 @@ bool is_unstable_rule(const std::string& rule) {
   return rule == "source-unstable-include" || rule == "source-unstable-api" || rule == "source-unstable-macro";
 }
 
+// The executable's size and modification time: a rebuilt or upgraded
+// torchabi (whose version string may not change) has other checks, so its
+// cached results are not this one's.
+const std::string& binary_identity() {
+  static const std::string id = [] {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return std::string();
+    const auto size = fs::file_size(self, ec);
+    const auto time = fs::last_write_time(self, ec).time_since_epoch().count();
+    return ec ? std::string() : self.string() + ":" + std::to_string(size) + ":" + std::to_string(time);
+  }();
+  return id;
+}
+
 std::string cache_key(const inputs::ClangArgs& a, const LintEnv& env, const LintOptions& o) {
   std::string m = std::string("torchabi-lint\n") + TORCHABI_LINT_VERSION + "\n" + std::to_string(kTuResultFormat) +
-                  "\n" + env.digest + "\n" + lint_checks_id() + "\n" + libclang::identity() + "\n";
+                  "\n" + binary_identity() + "\n" + env.digest + "\n" + lint_checks_id() + "\n" +
+                  libclang::identity() + "\n";
   // Not the working directory: every path in the arguments is absolute already.
   m += a.file + "\n";
   for (const auto& x : a.args) m += x + '\0';

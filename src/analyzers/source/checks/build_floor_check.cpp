@@ -76,6 +76,10 @@ public:
 
     const auto target = read_target_setting(ctx.tu, ctx.env);
     if (target) return;
+    // A file that imports no shim (header-only C++ alone) loads on every
+    // release: there is no target to ask for. An incomplete AST may hide
+    // the calls that import, so it is still asked.
+    if (imports.empty() && ctx.tu.ast_complete()) return;
     const TorchVersion code_floor = s.floor.value_or(baseline);
     report_missing(ctx, floor, newest, code_floor);
   }
