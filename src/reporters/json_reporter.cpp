@@ -36,7 +36,12 @@ std::string render_json(const findings::Report& r, const findings::RuleRegistry&
     o["floor_is_baseline"] = s.floor_is_baseline;
     o["floor_set_by"] = s.floor_set_by;
     json facts = json::object();
-    for (const auto& [k, v] : s.facts) facts[k] = v;
+    // A fact said of several things (two legacy-by-design libraries) keeps
+    // every value: joined, in order, rather than the last one alone.
+    for (const auto& [k, v] : s.facts) {
+      if (facts.contains(k)) facts[k] = facts[k].get<std::string>() + "; " + v;
+      else facts[k] = v;
+    }
     o["facts"] = facts;
     // audit --torch: one entry per install, keyed by the PATH given.
     if (!r.torches.empty()) {

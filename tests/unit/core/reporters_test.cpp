@@ -72,6 +72,15 @@ TEST(JsonReporter, StableFieldNames) {
   EXPECT_EQ(j["summary"]["warning"], 1);
 }
 
+// Two facts under one name (two libraries legacy by design) are both kept.
+TEST(JsonReporter, AFactSaidTwiceKeepsBothValues) {
+  findings::Report r = sample();
+  r.subjects[0].facts.emplace_back("legacy by design", "target _C: ...");
+  r.subjects[0].facts.emplace_back("legacy by design", "target _moe_C: ...");
+  json j = json::parse(reporters::render_json(r, RuleRegistry::current()));
+  EXPECT_EQ(j["subjects"][0]["facts"]["legacy by design"], "target _C: ...; target _moe_C: ...");
+}
+
 TEST(SarifReporter, ValidShapeForCodeScanning) {
   json j = json::parse(reporters::render_sarif(sample(), RuleRegistry::current()));
   EXPECT_EQ(j["version"], "2.1.0");
