@@ -235,6 +235,31 @@ TEST(ProjectMode, AnImplWhoseDefIsInALegacyLibraryLeftOutIsNotAnError) {
   }
 }
 
+// OpenEquivariance's shape: libtorch comes from a FetchContent download and
+// its include directory from the download's source directory, empty when
+// the build is read without a configure. The stable source is linted with
+// the headers in use, added after the build's own, not "headers not found".
+TEST(ProjectMode, TorchHeadersFromADownloadAreTheOnesInUse) {
+  const std::string dir = make_temp_dir();
+  write_file(dir, "CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.18)\nproject(oeq_shaped CXX)\ninclude(FetchContent)\n"
+             "FetchContent_Declare(libtorch URL https://download.pytorch.org/libtorch/cpu/libtorch-2.10.0.zip)\n"
+             "FetchContent_MakeAvailable(libtorch)\n"
+             "set(LIBTORCH_INCLUDE_DIR \"${libtorch_SOURCE_DIR}/include\")\n"
+             "add_library(oeq_stable MODULE ops.cpp)\n"
+             "target_include_directories(oeq_stable PRIVATE ${LIBTORCH_INCLUDE_DIR})\n"
+             "target_compile_definitions(oeq_stable PRIVATE TORCH_TARGET_VERSION=0x020a000000000000)\n");
+  write_file(dir, "ops.cpp", "#include <torch/csrc/stable/library.h>\nint ops() { return 0; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = r.json();
+  for (const auto& f : j["findings"]) EXPECT_NE(f["rule"], "source-torch-headers-not-found") << f.dump(1);
+  const auto* p = project_subject(j);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->at("facts").at("torch headers added").get<std::string>().rfind("target oeq_stable (cxx): ", 0), 0u)
+      << p->dump(1);
+}
+
 // No green without analysis, at the level of `check`: a stable source whose
 // PyTorch headers are nowhere (no --torch-include, an interpreter without
 // torch) is an error whether the build is read or swept, never exit 0.

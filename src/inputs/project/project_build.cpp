@@ -5,6 +5,7 @@
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/jit_load.h"
 #include "inputs/project/jit_run.h"
+#include "inputs/project/torch_headers_fallback.h"
 #include "inputs/project/legacy_by_design.h"
 #include "inputs/project/pyproject_toml.h"
 #include "inputs/project/setup_run.h"
@@ -595,6 +596,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       ProjectBuild& b = *run.build;
       const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
       b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+      add_torch_headers_where_missing(b, torch);
       fill_compile_db(b, options.platform);
       return std::move(b);
     }
@@ -632,6 +634,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
         for (auto& c : b.configurations) c.platform = options.platform;
         const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
         b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+        add_torch_headers_where_missing(b, torch);
         fill_compile_db(b, options.platform);
         return b;
       }
@@ -654,6 +657,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
   for (auto& c : b.configurations) c.platform = options.platform;
   const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
   b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
+  add_torch_headers_where_missing(b, torch);
   fill_compile_db(b, options.platform);
   return b;
 }

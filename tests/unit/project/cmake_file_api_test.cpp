@@ -396,17 +396,21 @@ TEST(CMakeFileApi, ProjectModeConfiguresTheCMakeSample) {
   const std::string sample = kFixtures + "/cmake_ext";
   ProjectOptions o;
   o.run_build = true;
-  ProjectBuild b = read_project_build(sample + "/CMakeLists.txt", FakeTorch().loc, o);
+  FakeTorch torch;
+  ProjectBuild b = read_project_build(sample + "/CMakeLists.txt", torch.loc, o);
   ASSERT_EQ(b.configurations.size(), 1u) << (b.notes.empty() ? "" : b.notes[0].message);
   const BuildConfiguration& c = b.configurations[0];
   EXPECT_EQ(c.unit, "target cmake_ext");
   EXPECT_EQ(c.line, 18);
   EXPECT_EQ(c.method.rfind("CMake File API", 0), 0u);
   EXPECT_EQ(c.sources, (std::vector<std::string>{sample + "/csrc/ops.cpp", sample + "/csrc/shapes.cpp"}));
+  // TORCH_STABLE_INCLUDE's default, /usr/include, holds no torch headers on
+  // this machine (CMake drops it as implicit): the headers in use come last.
   EXPECT_EQ(c.arguments, (std::vector<std::string>{"c++", "-DCMAKE_EXT_HEADERS=1", "-DCMAKE_EXT_NAME=cmake_ext",
                                                    "-DTORCH_TARGET_VERSION=0x0209000000000000", "-Dcmake_ext_EXPORTS",
                                                    "-I" + sample + "/include", "-fPIC", "-fvisibility=hidden",
-                                                   "-std=gnu++17"}))
+                                                   "-std=gnu++17", "-isystem", torch.tree.p("include"), "-isystem",
+                                                   torch.tree.p("include/torch/csrc/api/include")}))
       << dump(b.configurations);
   ASSERT_EQ(b.db.commands.size(), 2u);
   EXPECT_EQ(b.db.commands[0].label, "target cmake_ext (cxx)");
