@@ -187,9 +187,12 @@ struct StableContext {
     StableMatch m;
     switch (t.kind) {
       case TypeKind::Base:
-        for (const auto& l : leaves(t.name))
-          if (print(n) == l)
-            if (auto since = leaf(l)) return {true, *since};
+        for (const auto& l : leaves(t.name)) {
+          // `$pointer`: any pointer, which the catch-all copies bit for bit.
+          const std::string cpp = print(n);
+          if (l == "$pointer" ? cpp.ends_with("*") : cpp == l)
+            if (auto since = leaf(cpp)) return {true, *since};
+        }
         return m;
       case TypeKind::Optional:
       case TypeKind::List: {
@@ -211,7 +214,8 @@ struct StableContext {
     switch (t.kind) {
       case TypeKind::Base:
         for (const auto& l : leaves(t.name, false))
-          if (auto since = leaf(l)) out.push_back({l, *since});
+          if (l != "$pointer")
+            if (auto since = leaf(l)) out.push_back({l, *since});
         return out;
       case TypeKind::Optional:
       case TypeKind::List: {
