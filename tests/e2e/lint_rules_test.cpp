@@ -606,6 +606,12 @@ TEST(LintRules, StableHeadersNotFoundIsAnErrorNotAPass) {
   EXPECT_TRUE(says(e, "help", "--torch-include")) << e->dump(1);
   // Said once for the file, not once per API as "not in these headers".
   EXPECT_TRUE(findings_of(j, "build-api-not-in-headers").empty()) << r.out;
+  // Nothing was analysed: no release is named, and no target asked for.
+  EXPECT_TRUE(findings_of(j, "build-target-version-missing").empty()) << r.out;
+  for (const auto& s : j["subjects"])
+    if (s["kind"] == "translation-unit")
+      EXPECT_EQ(s.value("loads_on", ""), "lowest TORCH_TARGET_VERSION: unknown (the stable PyTorch headers it includes were not found)")
+          << s.dump(1);
 
   auto clean = lint_fixture("source-torch-headers-not-found/clean.cpp");
   ASSERT_NE(clean.exit_code, 2) << clean.err;

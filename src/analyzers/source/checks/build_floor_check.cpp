@@ -17,6 +17,7 @@
 
 #include "analyzers/source/build_imports.h"
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/stable_headers.h"
 #include "analyzers/source/target_setting.h"
 
 namespace torchabi::source::checks {
@@ -57,6 +58,8 @@ class BuildFloorCheck final : public TuCheck {
 public:
   void run(CheckContext& ctx) override {
     if (!is_stable_tu(ctx.tu)) return;
+    // Not analysed (source-torch-headers-not-found says so): no imports to predict.
+    if (stable_headers_missing(ctx.tu)) return;
     const std::vector<ShimImport> imports = predict_shim_imports(ctx.tu, ctx.env);
     const TorchVersion baseline = ctx.env.stable_apis.baseline();
     TorchVersion floor = baseline;

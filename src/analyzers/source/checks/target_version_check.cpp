@@ -14,6 +14,7 @@
 #include <set>
 
 #include "analyzers/source/checks/checks.h"
+#include "analyzers/source/checks/stable_headers.h"
 #include "analyzers/source/compile_errors.h"
 #include "analyzers/source/feature_guards.h"
 #include "analyzers/source/target_setting.h"
@@ -244,6 +245,11 @@ private:
                            (target->version ? target_text(*target) : target->written + " (invalid)") + " from " + target->origin);
     } else {
       s.facts.emplace_back("TORCH_TARGET_VERSION", "not set (the extension targets the torch it is built with)");
+    }
+    // Not analysed (source-torch-headers-not-found): no release to name.
+    if (stable_headers_missing(ctx.tu)) {
+      s.loads_on = "lowest TORCH_TARGET_VERSION: unknown (the stable PyTorch headers it includes were not found)";
+      return;
     }
     if (uses.empty()) return;
     std::set<std::string> names;
