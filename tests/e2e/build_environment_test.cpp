@@ -423,7 +423,10 @@ TEST(BuildEnvironment, FlagsTheStaticReaderCannotDetermineAreUnknownNotAbsent) {
              "      extra_compile_args={'cxx': [target], 'nvcc': append_nvcc_threads([target, '-O3'])})],\n"
              "      cmdclass={'build_ext': BuildExtension})\n");
   write_file(dir, "csrc/ops.cpp", kStableOps);
-  write_file(dir, "csrc/kernel.cu", "#include <torch/csrc/stable/tensor.h>\nint kernel_marker = 1;\n");
+  // It calls a shim: a target matters to it (header-only code alone asks for none).
+  write_file(dir, "csrc/kernel.cu",
+             "#include <torch/csrc/inductor/aoti_torch/c/shim.h>\n#include <torch/csrc/stable/tensor.h>\n"
+             "int kernel_marker() { return aoti_torch_dtype_float32(); }\n");
   std::vector<std::string> args = {"check", "--format", "json", "--no-cache", "--no-run-build"};
   for (const auto& h : headers()) args.push_back(h);
   args.push_back(dir);
