@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/json_io.h"
+
 #include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
 #include "inputs/project/standin_torch_package_py.h"  // generated from standin_torch_package.py
@@ -28,7 +30,7 @@ StandInTorchPackage write_standin_torch_package(const std::string& dir, const To
                            {"surface", surface.string()},
                            {"torch_version", torch_headers_version(torch.include_dirs)}};
   if (!torch.include_dirs.empty()) config["include_dir"] = torch.include_dirs.front();
-  std::ofstream(root / "standin.json", std::ios::binary) << config.dump(1);
+  std::ofstream(root / "standin.json", std::ios::binary) << json_io::dump(config, 1);
   return {root.string(), (root / "used").string()};
 }
 
