@@ -16,6 +16,7 @@
 #include "inputs/project/record_jit_loads_py.h"  // generated from record_jit_loads.py
 #include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"      // generated from record_setup.py
+#include "inputs/project/script_copy.h"
 #include "inputs/project/timed_child.h"
 #include "inputs/rules_source.h"
 
@@ -54,11 +55,12 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
     std::ofstream(tmp / "record_cmake_drive.py", std::ios::binary) << generated::kRecordCmakeDrivePy;
     std::ofstream(tmp / "torch_surface.json", std::ios::binary)
         << RulesSource::current().read("project/torch_surface.json").value_or("{}");
-    BuildEnvironment env = make_build_environment({tmp.string(), project.string(), options.python, torch.include_dirs,
+    std::vector<fs::path> scripts(py_files.begin(), py_files.end());
+    const ScriptCopyPlan plan = plan_script_copy(project, scripts);
+    if (!plan.note.empty()) result.notes.push_back({project.string(), 0, plan.note});
+    BuildEnvironment env = make_build_environment({tmp.string(), plan.top.string(), options.python, torch.include_dirs,
                                                    options.unconfined});
-    const fs::path copy = tmp / "linux" / project.filename();
-    fs::create_directories(copy);
-    copy_project_tree(project.string(), copy.string(), CopyLimits{kMaxScriptCopyBytes});
+    const fs::path copy = make_script_copy(plan, tmp / "linux");
     const fs::path out = tmp / "loads.json";
     std::vector<std::string> argv = {env.python, (tmp / "record_jit_loads.py").string(), "--out", out.string(),
                                      "--cuda-home", (tmp / "cuda").string(), "--cuda-version", kStandInCudaVersion,
@@ -76,12 +78,13 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
     }
     if (!r.started || r.timed_out || r.exit_code != 0) {
       result.failure = r.timed_out ? "importing them did not finish within " + std::to_string(options.timeout_seconds) + " s"
-                                   : mapped(text::last_line(r.output), copy.string(), project.string());
+                                   : mapped(text::last_line(r.output), script_copy_top(plan, tmp / "linux").string(),
+                                            plan.top.string());
       if (result.failure.empty()) result.failure = options.python + " exited with status " + std::to_string(r.exit_code);
       return result;
     }
     const json j = json_io::parse(text::read_file_or_empty(out));
-    const std::string from = copy.string(), to = project.string();
+    const std::string from = script_copy_top(plan, tmp / "linux").string(), to = plan.top.string();
     for (const auto& l : j.value("loads", json::array())) {
       JitLoad load;
       load.function = "load";

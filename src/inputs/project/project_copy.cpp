@@ -41,29 +41,33 @@ bool artifact(const fs::path& p, std::uintmax_t size) {
 struct Copier {
   std::string root;
   CopyLimits limits;
+  bool measure_only = false;
   std::uintmax_t total = 0;
 
   void copy_dir(const fs::path& from, const fs::path& to, bool top) {
     for (const auto& e : fs::directory_iterator(from)) {
       const fs::path target = to / e.path().filename();
       if (e.is_symlink()) {
-        fs::copy_symlink(e.path(), target);
+        if (!measure_only) fs::copy_symlink(e.path(), target);
       } else if (e.is_directory()) {
-        if (skipped(e.path(), top)) continue;
-        fs::create_directory(target);
+        if (skipped(e.path(), top) || (!limits.left_out.empty() && e.path() == limits.left_out)) continue;
+        if (!measure_only) fs::create_directory(target);
         copy_dir(e.path(), target, false);
       } else if (e.is_regular_file()) {
         if (limits.max_bytes) {
           const std::uintmax_t size = e.file_size();
           if (artifact(e.path(), size)) continue;
           total += size;
-          if (total > limits.max_bytes)
+          if (total > limits.max_bytes) {
+            if (measure_only) return;
             throw InputError(root, "is larger than " + std::to_string(limits.max_bytes >> 20) +
                                        " MB without version control, build outputs and binary artifacts: too large "
                                        "to copy for running its build script");
+          }
         }
-        fs::copy_file(e.path(), target);
+        if (!measure_only) fs::copy_file(e.path(), target);
       }
+      if (measure_only && total > limits.max_bytes) return;
     }
   }
 };
@@ -72,6 +76,14 @@ struct Copier {
 
 void copy_project_tree(const std::string& from, const std::string& to, const CopyLimits& limits) {
   Copier{from, limits}.copy_dir(from, to, true);
+}
+
+std::uintmax_t project_tree_bytes(const std::string& from, const CopyLimits& limits, std::uintmax_t stop_after) {
+  CopyLimits counting = limits;
+  counting.max_bytes = stop_after;
+  Copier c{from, counting, true};
+  c.copy_dir(from, from, true);
+  return c.total;
 }
 
 }  // namespace torchabi::inputs

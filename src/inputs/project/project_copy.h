@@ -29,11 +29,16 @@ private:
 // InputError naming `from`. 0: no limit, nothing more left out.
 struct CopyLimits {
   std::uintmax_t max_bytes = 0;
+  std::string left_out;  // a directory under `from` not copied (copied elsewhere)
 };
 inline constexpr std::uintmax_t kMaxScriptCopyBytes = 256ull << 20;
 
 // Copies `from` into `to` (which exists), symlinks as symlinks; throws
 // std::filesystem::filesystem_error when a file cannot be read.
 void copy_project_tree(const std::string& from, const std::string& to, const CopyLimits& limits = {});
+
+// The bytes copy_project_tree(from, ..., limits) would copy with a limit,
+// without copying: it stops counting past `stop_after`.
+std::uintmax_t project_tree_bytes(const std::string& from, const CopyLimits& limits, std::uintmax_t stop_after);
 
 }  // namespace torchabi::inputs

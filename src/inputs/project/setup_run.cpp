@@ -19,6 +19,7 @@
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
+#include "inputs/project/script_copy.h"
 #include "inputs/rules_source.h"
 #include "inputs/project/timed_child.h"
 
@@ -328,6 +329,7 @@ void add_facts(ProjectBuild& b, const Recording& on_linux, const TorchLocation& 
 struct PlatformRun {
   std::string platform;
   fs::path copy_root, out;
+  fs::path copy_top;  // what maps back to plan.top (copy_root, or the repository around it)
   std::vector<std::string> argv;
   ChildResult result;
 };
@@ -347,7 +349,8 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     const fs::path recorder = tmp / "record_setup.py";
     std::ofstream(recorder, std::ios::binary) << generated::kRecordSetupPy;
     std::ofstream(tmp / "record_cmake_drive.py", std::ios::binary) << generated::kRecordCmakeDrivePy;
-    BuildEnvironment env = make_build_environment({tmp.string(), project.string(), options.python, torch.include_dirs,
+    const ScriptCopyPlan plan = plan_script_copy(project, {script});
+    BuildEnvironment env = make_build_environment({tmp.string(), plan.top.string(), options.python, torch.include_dirs,
                                                    options.unconfined});
     // The stand-in torch's names, from a real torch (scripts/gen-torch-surface.py).
     const fs::path surface = tmp / "torch_surface.json";
@@ -358,9 +361,8 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       PlatformRun run;
       run.platform = platform;
       // One copy per platform: the runs are concurrent and may write.
-      run.copy_root = tmp / platform / project.filename();
-      fs::create_directories(run.copy_root);
-      copy_project_tree(project.string(), run.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
+      run.copy_root = make_script_copy(plan, tmp / platform);
+      run.copy_top = script_copy_top(plan, tmp / platform);
       run.out = tmp / (run.platform + ".json");
       run.argv = {env.python, recorder.string(), "--platform", platform, "--out", run.out.string(),
                   "--cuda-home", (tmp / ("cuda-" + run.platform)).string(), "--cuda-version", kStandInCudaVersion,
@@ -383,6 +385,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     ProjectBuild b;
     b.build_file = script.string();
     b.db.path = script.string();
+    if (!plan.note.empty()) b.notes.push_back({script.string(), 0, plan.note});
     std::optional<Recording> on_linux;  // what the facts describe and compare with
     std::set<std::string> missing;
     // What one run recorded, or why it recorded nothing.
@@ -391,11 +394,11 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       if (!r.started) why = r.output.empty() ? options.python + " cannot be run" : last_line(r.output);
       else if (r.timed_out) why = "it did not finish within " + std::to_string(options.timeout_seconds) + " s";
       else if (r.exit_code != 0) {
-        why = replace_all(last_line(r.output), run.copy_root.string(), project.string());
+        why = replace_all(last_line(r.output), run.copy_top.string(), plan.top.string());
         if (why.empty()) why = options.python + " exited with status " + std::to_string(r.exit_code);
       } else {
         try {
-          return parse_recording(read_file(run.out), run.copy_root.string(), project.string(), script.string());
+          return parse_recording(read_file(run.out), run.copy_top.string(), plan.top.string(), script.string());
         } catch (const std::exception& e) {
           why = std::string("the recorder's output cannot be read: ") + e.what();
         }
@@ -417,10 +420,9 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         // The same run again in a fresh copy, with its arguments adjusted.
         auto rerun = [&](const std::string& tag, const std::function<void(std::vector<std::string>&)>& adjust) {
           PlatformRun again = run;
-          again.copy_root = tmp / (run.platform + "-" + tag) / project.filename();
+          again.copy_root = make_script_copy(plan, tmp / (run.platform + "-" + tag));
+          again.copy_top = script_copy_top(plan, tmp / (run.platform + "-" + tag));
           again.out = tmp / (run.platform + "-" + tag + ".json");
-          fs::create_directories(again.copy_root);
-          copy_project_tree(project.string(), again.copy_root.string(), CopyLimits{kMaxScriptCopyBytes});
           for (auto& a : again.argv) {
             if (a == run.out.string()) a = again.out.string();
             if (a == (run.copy_root / script.filename()).string()) a = (again.copy_root / script.filename()).string();

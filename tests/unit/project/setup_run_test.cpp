@@ -222,6 +222,38 @@ TEST(SetupRun, SourcesFromHelpersGlobsAndWalksInAFunctionSetupCalls) {
   EXPECT_TRUE(facts(b, "extension sources_demo._ops (cxx) on win32").empty());
 }
 
+// A setup.py in python/ whose sources are in ../csrc: in a repository, the
+// copy it runs in holds the repository around it, so its glob finds them.
+// Outside a repository (nothing says where the project ends) it does not.
+TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path repo = fs::temp_directory_path() / ("setup_run_test_repo." + std::to_string(::getpid())) / "reaches_up";
+  ScratchTmp tmp;  // the runs' copies go here, and must be gone after
+  fs::remove_all(repo.parent_path());
+  fs::create_directories(repo);
+  fs::copy(kProjects + "/setup_reaches_up", repo, fs::copy_options::recursive);
+  const std::string script = (repo / "python" / "setup.py").string();
+  const std::string r = repo.string();
+  {
+    // No .git: the copy is python/ alone, and the glob finds nothing.
+    SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
+    EXPECT_FALSE(run.build);
+    EXPECT_EQ(run.failure, "it declares no extension with sources when run");
+  }
+  fs::create_directory(repo / ".git");
+  SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* c = find(*run.build, "extension reaches_up._C", "cxx", "linux");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->sources, (Args{r + "/csrc/binding.cpp", r + "/csrc/ops/add.cpp"}));
+  EXPECT_TRUE(has(c->arguments, "-I" + r + "/include"));
+  EXPECT_EQ(c->directory, r + "/python");
+  // Nothing of the copies is left, and the repository is as it was.
+  EXPECT_TRUE(tmp.empty());
+  EXPECT_FALSE(fs::exists(repo / "python" / "build"));
+  fs::remove_all(repo.parent_path());
+}
+
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_platform";
