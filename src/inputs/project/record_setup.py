@@ -69,6 +69,8 @@ def parse_args():
     p.add_argument("--torch-surface", help="rules/project/torch_surface.json")
     p.add_argument("--torch-version", help="the release of the headers in use (the stand-in's __version__)")
     p.add_argument("--torch-include", help="the include directory of the headers in use (the stand-in's paths)")
+    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                   help="set in the environment before the script runs (what its CI sets)")
     p.add_argument("setup_py")
     return p.parse_args()
 
@@ -137,6 +139,51 @@ class Recorder:
         file, line = self.where()
         self.setup_calls.append((attrs, file, line))
         return None
+
+
+class EnvironmentReads:
+    """Environment variables the project's own code asked for and was not
+    given (os.environ.get, os.getenv, os.environ[...], `in os.environ`): the
+    switches a build machine (its CI) sets, reported so the caller can say
+    which defaults were taken and run again with the CI's values."""
+
+    _SKIPPED_FILES = ("os.py", "_collections_abc.py", "<frozen os>", "<frozen _collections_abc>")
+
+    def __init__(self, project):
+        self.project, self.unset = project, []
+
+    def install(self):
+        environ_type = type(os.environ)
+        getitem, contains, reads = environ_type.__getitem__, environ_type.__contains__, self
+
+        def recorded_getitem(env, key):
+            try:
+                return getitem(env, key)
+            except KeyError:
+                reads.note(key)
+                raise
+
+        def recorded_contains(env, key):
+            found = contains(env, key)
+            if not found:
+                reads.note(key)
+            return found
+
+        environ_type.__getitem__ = recorded_getitem
+        environ_type.__contains__ = recorded_contains
+
+    def note(self, key):
+        if not isinstance(key, str) or key in self.unset:
+            return
+        # The first caller outside os and this recorder must be the project's.
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if name != __file__ and not name.endswith(self._SKIPPED_FILES):
+                if inside(name, self.project):
+                    self.unset.append(key)
+                return
+            frame = frame.f_back
 
 
 class Given:
@@ -884,6 +931,7 @@ def main():
     make_cuda_home(args.cuda_home, args.cuda_version)
     if not args.no_cuda:
         os.environ.update({"CUDA_HOME": args.cuda_home, "CUDA_PATH": args.cuda_home, "FORCE_CUDA": "1"})
+    os.environ.update(dict(e.partition("=")[::2] for e in args.env))
     os.chdir(project)
     sys.path[0] = project  # as `python setup.py` has it
     sys.dont_write_bytecode = True
@@ -950,6 +998,9 @@ def main():
     placeholders.install()
     emulate_platform(args.platform, cpp_extension)
     sys.argv = ["setup.py", "build_ext"]
+    environment_reads = EnvironmentReads(project)
+    environment_reads.install()
+    info["environment_unset"] = environment_reads.unset
 
     with open(script, "rb") as f:
         code = compile(f.read(), script, "exec")

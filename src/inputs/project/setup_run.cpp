@@ -16,6 +16,7 @@
 #include "common/json_io.h"
 #include "common/text.h"
 #include "inputs/project/environment/build_environment.h"
+#include "inputs/project/environment/ci_build_environments.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
 #include "inputs/project/record_setup_py.h"  // generated from record_setup.py
@@ -60,6 +61,7 @@ struct Recording {
   std::string partial;
   std::optional<CMakeDrive> cmake;  // the build_ext runs CMake: its configure
   bool cuda = true;  // run with CUDA available
+  std::vector<std::string> environment_unset;  // variables its own code read, unset
 };
 
 using text::last_line;
@@ -95,6 +97,8 @@ Recording parse_recording(const std::string& text, const std::string& copy_root,
       r.given.emplace_back(g[0].get<std::string>(), replace_all(g[1].get<std::string>(), copy_root, project_dir));
   if (const json& p = j["partial"]; p.is_string()) r.partial = replace_all(p.get<std::string>(), copy_root, project_dir);
   r.cuda = j.value("cuda", true);
+  for (const auto& v : j.value("environment_unset", json::array()))
+    if (v.is_string()) r.environment_unset.push_back(v.get<std::string>());
   // Present only when the script's build_ext runs CMake (record_cmake_drive.py).
   if (const auto it = j.find("cmake_configure"); it != j.end() && it->is_object()) {
     const json& c = *it;
@@ -334,6 +338,58 @@ struct PlatformRun {
   ChildResult result;
 };
 
+// `run` again in a fresh copy (tmp/PLATFORM-TAG), its arguments adjusted.
+PlatformRun run_again(const PlatformRun& run, const std::string& tag, const fs::path& tmp, const ScriptCopyPlan& plan,
+                      const fs::path& script, const BuildEnvironment& env, int timeout,
+                      const std::function<void(std::vector<std::string>&)>& adjust) {
+  PlatformRun again = run;
+  again.copy_root = make_script_copy(plan, tmp / (run.platform + "-" + tag));
+  again.copy_top = script_copy_top(plan, tmp / (run.platform + "-" + tag));
+  again.out = tmp / (run.platform + "-" + tag + ".json");
+  for (auto& a : again.argv) {
+    if (a == run.out.string()) a = again.out.string();
+    if (a == (run.copy_root / script.filename()).string()) a = (again.copy_root / script.filename()).string();
+  }
+  adjust(again.argv);
+  if (env.confined) hand_over_writable(env.confinement);
+  again.result = run_timed(again.argv, again.copy_root.string(), timeout, env.confined ? &env.confinement : nullptr);
+  return again;
+}
+
+// Built for the stable ABI: a TORCH_TARGET_VERSION, or Python's limited API.
+bool targets_stable(const Recording& r) {
+  auto names_target = [](const std::vector<std::string>& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.find("TORCH_TARGET_VERSION") != std::string::npos; });
+  };
+  return std::any_of(r.extensions.begin(), r.extensions.end(), [&](const RecordedExtension& e) {
+    return e.py_limited_api || names_target(e.cxx_args) || names_target(e.nvcc_args) ||
+           std::any_of(e.define_macros.begin(), e.define_macros.end(),
+                       [](const auto& m) { return m.first == "TORCH_TARGET_VERSION"; });
+  });
+}
+
+// The CI build steps' values for the variables the script read unset, one
+// per distinct set of values, in workflow order (at most three).
+std::vector<CiBuildEnvironment> ci_values_for(const fs::path& project, const Recording& r) {
+  std::vector<CiBuildEnvironment> out;
+  if (r.environment_unset.empty()) return out;
+  std::vector<CiBuildEnvironment> steps = ci_build_environments(project);
+  if (const fs::path repo = enclosing_git_repository(project); !repo.empty() && repo != project) {
+    std::vector<CiBuildEnvironment> more = ci_build_environments(repo);
+    steps.insert(steps.end(), more.begin(), more.end());
+  }
+  for (CiBuildEnvironment e : steps) {
+    std::map<std::string, std::string> read;
+    for (const auto& name : r.environment_unset)
+      if (auto it = e.env.find(name); it != e.env.end()) read[name] = it->second;
+    if (read.empty()) continue;
+    e.env = std::move(read);
+    if (std::none_of(out.begin(), out.end(), [&](const auto& o) { return o.env == e.env; })) out.push_back(e);
+    if (out.size() == 3) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& torch, const ProjectOptions& options,
@@ -405,6 +461,35 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       }
       return std::nullopt;
     };
+    // Switches from the environment (setup.py builds its stable extension
+    // only under PKG_BUILD_STABLE_ABI=1): run with defaults, it may build
+    // what its release does not. Again with the values its CI build steps
+    // set for the variables it read unset; kept when that build targets the
+    // stable ABI and the default one does not (ci_build_environments.h).
+    std::optional<CiBuildEnvironment> ci_chosen;
+    for (PlatformRun& run : runs) {
+      if (run.platform != "linux" || run.result.sandbox_unavailable) continue;
+      std::string why;
+      const std::optional<Recording> plain = outcome(run, why);
+      if (!plain) break;
+      if (targets_stable(*plain)) break;
+      int tried = 0;
+      for (const CiBuildEnvironment& ci : ci_values_for(project, *plain)) {
+        const std::string tag = "ci" + std::to_string(++tried);
+        auto with_env = [&](std::vector<std::string>& argv) {
+          for (const auto& [k, v] : ci.env) argv.insert(argv.end() - 1, {"--env", k + "=" + v});
+        };
+        PlatformRun probe = run_again(run, tag, tmp, plan, script, env, options.timeout_seconds, with_env);
+        const std::optional<Recording> rec = outcome(probe, why);
+        if (!rec || !targets_stable(*rec)) continue;
+        ci_chosen = ci;
+        for (PlatformRun& each : runs)
+          each = each.platform == "linux" ? probe
+                                          : run_again(each, tag, tmp, plan, script, env, options.timeout_seconds, with_env);
+        break;
+      }
+      break;
+    }
     for (PlatformRun& run : runs) {
       const ChildResult& r = run.result;
       const bool required = run.platform == "linux" || run.platform == options.platform;
@@ -419,19 +504,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       if (!rec && required && !r.timed_out && r.started) {
         // The same run again in a fresh copy, with its arguments adjusted.
         auto rerun = [&](const std::string& tag, const std::function<void(std::vector<std::string>&)>& adjust) {
-          PlatformRun again = run;
-          again.copy_root = make_script_copy(plan, tmp / (run.platform + "-" + tag));
-          again.copy_top = script_copy_top(plan, tmp / (run.platform + "-" + tag));
-          again.out = tmp / (run.platform + "-" + tag + ".json");
-          for (auto& a : again.argv) {
-            if (a == run.out.string()) a = again.out.string();
-            if (a == (run.copy_root / script.filename()).string()) a = (again.copy_root / script.filename()).string();
-          }
-          adjust(again.argv);
-          if (env.confined) hand_over_writable(env.confinement);
-          again.result = run_timed(again.argv, again.copy_root.string(), options.timeout_seconds,
-                                   env.confined ? &env.confinement : nullptr);
-          return again;
+          return run_again(run, tag, tmp, plan, script, env, options.timeout_seconds, adjust);
         };
         // Scripts that branch on the CUDA release (a download for some, an
         // assert for others): again with the other releases CI builds use.
@@ -494,6 +567,14 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     b.requirements = on_linux->requirements;
     add_facts(b, *on_linux, torch);
     b.facts.emplace_back("build environment", "setup.py ran " + env.how);
+    if (ci_chosen)
+      b.facts.emplace_back("built as its CI builds it",
+                           describe(*ci_chosen) + " (the build its defaults make does not target the stable ABI)");
+    std::vector<std::string> defaulted;
+    for (const auto& name : on_linux->environment_unset)
+      if (!ci_chosen || !ci_chosen->env.count(name)) defaulted.push_back(name);
+    if (!defaulted.empty())
+      b.facts.emplace_back("environment read by setup.py, unset", join(defaulted, ", ") + ": its defaults were taken");
     // One fact per kind: the JSON report keys facts by name.
     std::map<std::string, std::string> given;
     for (const auto& [what, detail] : on_linux->given) given[what] += (given[what].empty() ? "" : "; ") + detail;

@@ -254,6 +254,27 @@ TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
   fs::remove_all(repo.parent_path());
 }
 
+// A setup.py that builds its stable extension only under CI_SWITCH_STABLE=1,
+// which its CI's stable job sets: the stable build is the one analysed, on
+// every platform, and the variable left unset is named.
+TEST(SetupRun, SwitchesFromTheEnvironmentTakeTheValuesOfTheStableCiBuild) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const std::string dir = kProjects + "/setup_ci_switch";
+  SetupRunResult r = run_setup_py(dir + "/setup.py", standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(r.build) << r.failure;
+  const ProjectBuild& b = *r.build;
+  for (const char* platform : {"linux", "darwin", "win32"}) {
+    const BuildConfiguration* c = find(b, "extension ci_switch._C", "cxx", platform);
+    ASSERT_TRUE(c) << platform;
+    EXPECT_EQ(c->sources, (Args{dir + "/csrc/ops_stable.cpp"})) << platform;
+    EXPECT_TRUE(has(c->arguments, "-DTORCH_TARGET_VERSION=0x020a000000000000")) << platform;
+  }
+  EXPECT_EQ(facts(b, "built as its CI builds it"),
+            (Args{".github/workflows/wheels.yml, job stable, step 'Build stable wheel': CI_SWITCH_OPS=1 "
+                  "CI_SWITCH_STABLE=1 (the build its defaults make does not target the stable ABI)"}));
+  EXPECT_EQ(facts(b, "environment read by setup.py, unset"), (Args{"CI_SWITCH_DEBUG: its defaults were taken"}));
+}
+
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_platform";
