@@ -578,6 +578,45 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
   return b;
 }
 
+// Modules of the project that build more extensions with cpp_extension.load()
+// beside what its build description declares: not part of that build, so
+// not analysed with it; said, with how to analyse them.
+void note_jit_loads_beside(ProjectBuild& b, const std::string& build_file) {
+  const fs::path dir = fs::path(build_file).parent_path();
+  std::set<std::string> built;
+  for (const auto& c : b.configurations) built.insert(c.sources.begin(), c.sources.end());
+  // A load() that is the fallback of the built extension (`except
+  // ImportError: load(... same sources ...)`) builds nothing more.
+  auto builds_more = [&](const std::string& file) {
+    try {
+      const JitLoads read = read_jit_loads(file, dir.string(), "");
+      if (read.loads.empty() || !read.notes.empty()) return true;
+      for (const auto& l : read.loads)
+        for (const auto& src : l.ext.sources)
+          if (!built.count(src)) return true;
+      return false;
+    } catch (const std::exception&) {
+      return true;
+    }
+  };
+  std::vector<std::string> files;
+  for (const auto& f : find_jit_load_files(dir.string()))
+    if (builds_more(f)) files.push_back(f);
+  if (files.empty()) return;
+  std::vector<std::string> shown;
+  std::set<std::string> dirs;
+  for (const auto& f : files) {
+    const fs::path rel = fs::path(f).lexically_relative(dir);
+    if (shown.size() < 3) shown.push_back(rel.generic_string());
+    dirs.insert(rel.has_parent_path() ? rel.parent_path().generic_string() + "/" : "./");
+  }
+  if (files.size() > shown.size()) shown.push_back("and " + std::to_string(files.size() - shown.size()) + " more");
+  b.notes.push_back({build_file, 0,
+                     "modules of the project also build extensions with cpp_extension.load() (" + join(shown, ", ") +
+                         "): they are not part of this build and were not analysed; `torchabi check " +
+                         (dirs.size() == 1 ? *dirs.begin() : std::string("DIR/")) + "` analyses them"});
+}
+
 }  // namespace
 
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
@@ -598,6 +637,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
       b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
       add_torch_headers_where_missing(b, torch);
       fill_compile_db(b, options.platform);
+      note_jit_loads_beside(b, build_file);
       return std::move(b);
     }
     setup_failed = !run.no_extensions;
@@ -636,6 +676,7 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
         b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
         add_torch_headers_where_missing(b, torch);
         fill_compile_db(b, options.platform);
+        note_jit_loads_beside(b, build_file);
         return b;
       }
       fallback = ProjectNote{entry->lists, 0,

@@ -275,6 +275,49 @@ TEST(SetupRun, SwitchesFromTheEnvironmentTakeTheValuesOfTheStableCiBuild) {
   EXPECT_EQ(facts(b, "environment read by setup.py, unset"), (Args{"CI_SWITCH_DEBUG: its defaults were taken"}));
 }
 
+// Modules that build more with cpp_extension.load() beside a setup.py are
+// named in a note (not analysed with its build); a load() that falls back to
+// building the same sources is not.
+TEST(SetupRun, LoadCallsBesideTheBuildThatBuildMoreAreNamed) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_beside." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((dir / rel).parent_path());
+    std::ofstream(dir / rel) << text;
+  };
+  write("csrc/a.cpp", "int a() { return 1; }\n");
+  write("csrc/bench.cpp", "int bench() { return 2; }\n");
+  write("setup.py",
+        "from setuptools import setup\n"
+        "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+        "setup(name='beside', ext_modules=[CppExtension('beside._C', ['csrc/a.cpp'])],\n"
+        "      cmdclass={'build_ext': BuildExtension})\n");
+  write("beside/__init__.py",
+        "import os\n"
+        "from torch.utils.cpp_extension import load\n"
+        "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
+        "try:\n"
+        "    from . import _C\n"
+        "except ImportError:\n"
+        "    _C = load('beside_C', [os.path.join(ROOT, 'csrc', 'a.cpp')])\n");
+  const std::string without = read_project_build((dir / "setup.py").string(), standin_torch(), run_options()).notes.empty()
+                                  ? "no note"
+                                  : "a note";
+  EXPECT_EQ(without, "no note");  // the fallback builds what setup.py builds
+  write("tools/bench.py",
+        "import os\n"
+        "from torch.utils import cpp_extension\n"
+        "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
+        "bench = cpp_extension.load(name='bench', sources=[os.path.join(ROOT, 'csrc', 'bench.cpp')])\n");
+  const ProjectBuild b = read_project_build((dir / "setup.py").string(), standin_torch(), run_options());
+  ASSERT_EQ(b.notes.size(), 1u);
+  EXPECT_EQ(b.notes[0].message,
+            "modules of the project also build extensions with cpp_extension.load() (tools/bench.py): they are not "
+            "part of this build and were not analysed; `torchabi check tools/` analyses them");
+  fs::remove_all(dir);
+}
+
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_platform";
