@@ -68,6 +68,7 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
     if (const std::string release = torch_headers_version(torch.include_dirs); !release.empty())
       argv.insert(argv.end(), {"--torch-version", release});
     if (!torch.include_dirs.empty()) argv.insert(argv.end(), {"--torch-include", torch.include_dirs.front()});
+    if (plan.top != plan.project) argv.insert(argv.end(), {"--tree", script_copy_top(plan, tmp / "linux").string()});
     argv.push_back(copy.string());
     for (const auto& f : py_files) argv.push_back((copy / fs::absolute(f).lexically_normal().lexically_relative(project)).string());
     if (env.confined) hand_over_writable(env.confinement);

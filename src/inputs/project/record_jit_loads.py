@@ -52,6 +52,7 @@ def parse_args():
     p.add_argument("--torch-surface")
     p.add_argument("--torch-version")
     p.add_argument("--torch-include")
+    p.add_argument("--tree", help="the top of the copy (default: the project)")
     p.add_argument("project")
     p.add_argument("files", nargs="+")
     return p.parse_args()
@@ -286,7 +287,7 @@ def main():
     cpp_extension.load_inline = lambda name, *a, **k: rs.Permissive(f"the extension {name}", given)
     rs.alias_vendored(given)
     sys.meta_path.append(rs.MissingModules(project, given, standin_torch=not real_torch))
-    placeholders = rs.Placeholders(project, given)
+    placeholders = rs.Placeholders(project, given, os.path.abspath(args.tree) if args.tree else None)
     placeholders.read_submodules()
     placeholders.install()
 

@@ -69,6 +69,7 @@ def parse_args():
     p.add_argument("--torch-surface", help="rules/project/torch_surface.json")
     p.add_argument("--torch-version", help="the release of the headers in use (the stand-in's __version__)")
     p.add_argument("--torch-include", help="the include directory of the headers in use (the stand-in's paths)")
+    p.add_argument("--tree", help="the top of the copy the script runs in (default: its directory)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="set in the environment before the script runs (what its CI sets)")
     p.add_argument("setup_py")
@@ -624,13 +625,19 @@ def cuda_unavailable(torch, cpp_extension):
 class Placeholders:
     """Files a script reads that a checkout has and the copy lacks."""
 
-    def __init__(self, project, given):
-        self.project, self.given = project, given
+    def __init__(self, project, given, tree=None):
+        # tree: the top of the copy (the repository around a script that
+        # reaches up out of its directory), else the project itself.
+        self.project, self.given, self.tree = project, given, tree or project
         self.submodules = []
         self.original_exists = {}
 
     def read_submodules(self):
-        path = os.path.join(self.project, ".gitmodules")
+        for top in dict.fromkeys((self.tree, self.project)):
+            self.read_gitmodules(top)
+
+    def read_gitmodules(self, top):
+        path = os.path.join(top, ".gitmodules")
         try:
             with open(path) as f:
                 lines = f.read().splitlines()
@@ -640,8 +647,8 @@ class Placeholders:
             key, _, value = line.strip().partition("=")
             if key.strip() != "path":
                 continue
-            sub = os.path.normpath(os.path.join(self.project, value.strip()))
-            if not inside(sub, self.project):
+            sub = os.path.normpath(os.path.join(top, value.strip()))
+            if not inside(sub, self.tree) or sub in self.submodules:
                 continue
             try:
                 present = bool(os.listdir(sub))
@@ -669,7 +676,7 @@ class Placeholders:
             return
         # The copy's parent directory is ours too: a subproject's script that
         # reads ../README.md finds a placeholder there.
-        if not inside(p, os.path.dirname(self.project)) or os.path.exists(p):
+        if not inside(p, os.path.dirname(self.tree)) or os.path.exists(p):
             return
         name = os.path.basename(p).lower()
         text = "0.0.0\n" if "version" in name else ""
@@ -993,7 +1000,7 @@ def main():
         pass
     alias_vendored(given)
     sys.meta_path.append(MissingModules(project, given, standin_torch=info["torch"] is None))
-    placeholders = Placeholders(project, given)
+    placeholders = Placeholders(project, given, os.path.abspath(args.tree) if args.tree else None)
     placeholders.read_submodules()
     placeholders.install()
     emulate_platform(args.platform, cpp_extension)

@@ -348,6 +348,7 @@ PlatformRun run_again(const PlatformRun& run, const std::string& tag, const fs::
   again.out = tmp / (run.platform + "-" + tag + ".json");
   for (auto& a : again.argv) {
     if (a == run.out.string()) a = again.out.string();
+    if (a == run.copy_top.string()) a = again.copy_top.string();
     if (a == (run.copy_root / script.filename()).string()) a = (again.copy_root / script.filename()).string();
   }
   adjust(again.argv);
@@ -426,6 +427,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       if (!headers_release.empty()) run.argv.insert(run.argv.end(), {"--torch-version", headers_release});
       if (!torch.include_dirs.empty()) run.argv.insert(run.argv.end(), {"--torch-include", torch.include_dirs.front()});
       if (which == RecorderTorch::StandIn) run.argv.push_back("--no-torch");
+      if (plan.top != plan.project) run.argv.insert(run.argv.end(), {"--tree", run.copy_top.string()});
       run.argv.push_back((run.copy_root / script.filename()).string());
       runs.push_back(std::move(run));
     }

@@ -235,10 +235,10 @@ TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
   const std::string script = (repo / "python" / "setup.py").string();
   const std::string r = repo.string();
   {
-    // No .git: the copy is python/ alone, and the glob finds nothing.
+    // No .git: the copy is python/ alone, without the submodule's .gitmodules.
     SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
     EXPECT_FALSE(run.build);
-    EXPECT_EQ(run.failure, "it declares no extension with sources when run");
+    EXPECT_EQ(run.failure, "setup.py:18: RuntimeError: CUTLASS submodule not found: git submodule update --init");
   }
   fs::create_directory(repo / ".git");
   SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
@@ -248,6 +248,9 @@ TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
   EXPECT_EQ(c->sources, (Args{r + "/csrc/binding.cpp", r + "/csrc/ops/add.cpp"}));
   EXPECT_TRUE(has(c->arguments, "-I" + r + "/include"));
   EXPECT_EQ(c->directory, r + "/python");
+  // The repository's submodule, not checked out, got a placeholder.
+  EXPECT_EQ(facts(*run.build, "given to setup.py: submodule"),
+            (Args{"../third_party/cutlass (not checked out: an empty placeholder)"}));
   // Nothing of the copies is left, and the repository is as it was.
   EXPECT_TRUE(tmp.empty());
   EXPECT_FALSE(fs::exists(repo / "python" / "build"));
