@@ -162,6 +162,12 @@ void add_project_facts(findings::Report& report, const inputs::ProjectBuild& pro
     f.message = n.message;
     const bool run_failed = n.message.find("could not be run") != std::string::npos ||
                             n.message.find("could not be configured") != std::string::npos;
+    if (!n.rule.empty()) {
+      f.rule = n.rule;
+      f.help = n.help;
+      report.findings.push_back(std::move(f));
+      continue;
+    }
     f.help = run_failed ? "Make the build script run outside a full build (the reason is above; --build-timeout if it "
                           "only needs longer), or lint with a compile database, which always wins"
                         : "Give the value with -D NAME=VALUE or --torch-include, let torchabi run the build script "

@@ -5,6 +5,7 @@
 #include "inputs/project/cmake_file_api.h"
 #include "inputs/project/jit_load.h"
 #include "inputs/project/jit_run.h"
+#include "inputs/project/stable_branch_macros.h"
 #include "inputs/project/torch_headers_fallback.h"
 #include "inputs/project/legacy_by_design.h"
 #include "inputs/project/pyproject_toml.h"
@@ -619,8 +620,10 @@ void note_jit_loads_beside(ProjectBuild& b, const std::string& build_file) {
 
 }  // namespace
 
-ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
-                                const ProjectOptions& options) {
+namespace {
+
+ProjectBuild read_build_description(const std::string& build_file, const TorchLocation& torch,
+                                    const ProjectOptions& options) {
   std::optional<ProjectNote> fallback;
   std::optional<ProjectNote> setup_note;
   std::optional<CMakeDrive> drive;  // setup.py's build_ext runs CMake: what it configures
@@ -700,6 +703,15 @@ ProjectBuild read_project_build(const std::string& build_file, const TorchLocati
   b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
   add_torch_headers_where_missing(b, torch);
   fill_compile_db(b, options.platform);
+  return b;
+}
+
+}  // namespace
+
+ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
+                                const ProjectOptions& options) {
+  ProjectBuild b = read_build_description(build_file, torch, options);
+  note_stable_code_behind_undefined_macros(b, options.platform);
   return b;
 }
 

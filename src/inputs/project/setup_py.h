@@ -15,6 +15,10 @@ struct ProjectNote {
   std::string file;
   int line = 0;
   std::string message;
+  // The rule it is reported under and what to do: "" for
+  // project-flag-unresolved (a value of the build that could not be read).
+  std::string rule = {};
+  std::string help = {};
 };
 
 struct ExtensionSpec {
