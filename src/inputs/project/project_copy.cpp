@@ -38,11 +38,14 @@ bool artifact(const fs::path& p, std::uintmax_t size) {
   return kExtensions.count(p.extension().string()) || size > (32ull << 20);
 }
 
+constexpr size_t kMaxMeasuredFiles = 50000;
+
 struct Copier {
   std::string root;
   CopyLimits limits;
   bool measure_only = false;
   std::uintmax_t total = 0;
+  size_t files = 0;  // measuring: a tree of countless small files is too large too
 
   void copy_dir(const fs::path& from, const fs::path& to, bool top) {
     for (const auto& e : fs::directory_iterator(from)) {
@@ -54,6 +57,10 @@ struct Copier {
         if (!measure_only) fs::create_directory(target);
         copy_dir(e.path(), target, false);
       } else if (e.is_regular_file()) {
+        if (measure_only && ++files > kMaxMeasuredFiles) {
+          total = limits.max_bytes + 1;
+          return;
+        }
         if (limits.max_bytes) {
           const std::uintmax_t size = e.file_size();
           if (artifact(e.path(), size)) continue;

@@ -42,10 +42,17 @@ ScriptCopyPlan plan_script_copy(const fs::path& project, const std::vector<fs::p
   for (const auto& s : scripts)
     if (reaches_up(text::read_file_or_empty(s))) up = true;
   if (!up) return plan;
+  // Outside a repository (an unpacked archive), the directory above: what
+  // `..` names first. Too large, it is left out without a word: nothing
+  // says the project extends there.
+  std::error_code ec;
+  if (fs::exists(plan.project / ".git", ec)) return plan;  // the repository's top: nothing around it is its
   const fs::path repo = enclosing_repository(plan.project);
-  if (repo.empty()) return plan;
+  const fs::path around = repo.empty() ? plan.project.parent_path() : repo;
+  if (around.empty() || around == around.root_path()) return plan;
   const std::uintmax_t bytes =
-      project_tree_bytes(repo.string(), CopyLimits{kMaxSurroundingBytes, plan.project.string()}, kMaxSurroundingBytes);
+      project_tree_bytes(around.string(), CopyLimits{kMaxSurroundingBytes, plan.project.string()}, kMaxSurroundingBytes);
+  if (bytes > kMaxSurroundingBytes && repo.empty()) return plan;
   if (bytes > kMaxSurroundingBytes) {
     plan.note = "the build script reaches up out of " + plan.project.string() + ", but the repository around it (" +
                 repo.string() + ") is larger than " + std::to_string(kMaxSurroundingBytes >> 20) +
@@ -53,7 +60,7 @@ ScriptCopyPlan plan_script_copy(const fs::path& project, const std::vector<fs::p
                 "analysed";
     return plan;
   }
-  plan.top = repo;
+  plan.top = around;
   return plan;
 }
 

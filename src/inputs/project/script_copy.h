@@ -21,7 +21,8 @@ struct ScriptCopyPlan {
 // Reads `scripts` (files under `project`) for paths that reach up out of it
 // (a ".." in a path string, os.pardir, .parent.parent, nested dirname()),
 // and, if some do, finds the enclosing repository (the nearest ancestor
-// holding .git) and whether its other files fit the copy limit.
+// holding .git; outside one, the directory above) and whether its other
+// files fit the copy limit.
 ScriptCopyPlan plan_script_copy(const std::filesystem::path& project, const std::vector<std::filesystem::path>& scripts);
 
 // Copies per `plan` into `under` (created); returns where the project's

@@ -74,7 +74,15 @@ using text::join;
 Recording parse_recording(const std::string& text, const std::string& copy_root, const std::string& project_dir,
                           const std::string& setup_py) {
   const json j = json_io::parse(text);
-  auto path = [&](const json& v) { return v.is_string() ? replace_all(v.get<std::string>(), copy_root, project_dir) : std::string(); };
+  // The copy's own paths, then those that reach above it (`base_dir/../csrc`
+  // where the repository was not copied around it): its parent directory
+  // is the scratch run's, standing for the project's parent.
+  const std::string above_copy = fs::path(copy_root).parent_path().string() + "/";
+  const std::string above_project = fs::path(project_dir).parent_path().string() + "/";
+  auto map_back = [&](const std::string& s) {
+    return replace_all(replace_all(s, copy_root, project_dir), above_copy, above_project);
+  };
+  auto path = [&](const json& v) { return v.is_string() ? map_back(v.get<std::string>()) : std::string(); };
   auto paths = [&](const json& v) {
     std::vector<std::string> out;
     if (v.is_array())
@@ -94,8 +102,8 @@ Recording parse_recording(const std::string& text, const std::string& copy_root,
   }
   for (const auto& g : j.value("given", json::array()))
     if (g.is_array() && g.size() == 2 && g[0].is_string() && g[1].is_string())
-      r.given.emplace_back(g[0].get<std::string>(), replace_all(g[1].get<std::string>(), copy_root, project_dir));
-  if (const json& p = j["partial"]; p.is_string()) r.partial = replace_all(p.get<std::string>(), copy_root, project_dir);
+      r.given.emplace_back(g[0].get<std::string>(), map_back(g[1].get<std::string>()));
+  if (const json& p = j["partial"]; p.is_string()) r.partial = map_back(p.get<std::string>());
   r.cuda = j.value("cuda", true);
   for (const auto& v : j.value("environment_unset", json::array()))
     if (v.is_string()) r.environment_unset.push_back(v.get<std::string>());

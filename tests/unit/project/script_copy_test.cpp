@@ -53,6 +53,16 @@ TEST(ScriptCopy, ScriptsThatStayInTheirDirectoryAreCopiedAlone) {
   }
 }
 
+TEST(ScriptCopy, OutsideARepositoryTheDirectoryAboveAndNeverAroundARepositorysTop) {
+  const fs::path top = fs::temp_directory_path() / ("script_copy_test_plain." + std::to_string(::getpid()));
+  fs::create_directories(top / "python");
+  std::ofstream(top / "python" / "setup.py") << "glob.glob('../csrc/*.cpp')\n";
+  EXPECT_EQ(plan_script_copy(top / "python", {top / "python" / "setup.py"}).top, top);
+  fs::create_directories(top / "python" / ".git");
+  EXPECT_EQ(plan_script_copy(top / "python", {top / "python" / "setup.py"}).top, top / "python");
+  fs::remove_all(top);
+}
+
 TEST(ScriptCopy, TheCopyPutsTheProjectWhereItIsInItsRepository) {
   Repo repo;
   const ScriptCopyPlan plan = plan_script_copy(repo.top() / "python", {repo.script("sources = ['../csrc/a.cpp']\n")});

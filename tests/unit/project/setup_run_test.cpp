@@ -222,9 +222,10 @@ TEST(SetupRun, SourcesFromHelpersGlobsAndWalksInAFunctionSetupCalls) {
   EXPECT_TRUE(facts(b, "extension sources_demo._ops (cxx) on win32").empty());
 }
 
-// A setup.py in python/ whose sources are in ../csrc: in a repository, the
-// copy it runs in holds the repository around it, so its glob finds them.
-// Outside a repository (nothing says where the project ends) it does not.
+// A setup.py in python/ whose sources are in ../csrc and whose submodule is
+// in the repository's .gitmodules: the copy it runs in holds the repository
+// around it (the nearest directory with .git; outside one, the directory
+// above), so its glob finds the sources and its check the placeholder.
 TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
   SKIP_WITHOUT_SETUPTOOLS();
   const fs::path repo = fs::temp_directory_path() / ("setup_run_test_repo." + std::to_string(::getpid())) / "reaches_up";
@@ -234,27 +235,52 @@ TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
   fs::copy(kProjects + "/setup_reaches_up", repo, fs::copy_options::recursive);
   const std::string script = (repo / "python" / "setup.py").string();
   const std::string r = repo.string();
-  {
-    // No .git: the copy is python/ alone, without the submodule's .gitmodules.
+  for (const bool git : {false, true}) {
+    if (git) fs::create_directory(repo / ".git");
     SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
-    EXPECT_FALSE(run.build);
-    EXPECT_EQ(run.failure, "setup.py:18: RuntimeError: CUTLASS submodule not found: git submodule update --init");
+    ASSERT_TRUE(run.build) << run.failure;
+    const BuildConfiguration* c = find(*run.build, "extension reaches_up._C", "cxx", "linux");
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->sources, (Args{r + "/csrc/binding.cpp", r + "/csrc/ops/add.cpp"})) << git;
+    EXPECT_TRUE(has(c->arguments, "-I" + r + "/include")) << git;
+    // Paths into the (absent) submodule name the project's, not the copy's.
+    EXPECT_TRUE(has(c->arguments, "-I" + r + "/third_party/cutlass/include")) << git;
+    EXPECT_EQ(c->directory, r + "/python");
+    EXPECT_EQ(facts(*run.build, "given to setup.py: submodule"),
+              (Args{"../third_party/cutlass (not checked out: an empty placeholder)"}));
   }
-  fs::create_directory(repo / ".git");
-  SetupRunResult run = run_setup_py(script, standin_torch(), run_options(), RecorderTorch::StandIn);
-  ASSERT_TRUE(run.build) << run.failure;
-  const BuildConfiguration* c = find(*run.build, "extension reaches_up._C", "cxx", "linux");
-  ASSERT_TRUE(c);
-  EXPECT_EQ(c->sources, (Args{r + "/csrc/binding.cpp", r + "/csrc/ops/add.cpp"}));
-  EXPECT_TRUE(has(c->arguments, "-I" + r + "/include"));
-  EXPECT_EQ(c->directory, r + "/python");
-  // The repository's submodule, not checked out, got a placeholder.
-  EXPECT_EQ(facts(*run.build, "given to setup.py: submodule"),
-            (Args{"../third_party/cutlass (not checked out: an empty placeholder)"}));
   // Nothing of the copies is left, and the repository is as it was.
   EXPECT_TRUE(tmp.empty());
   EXPECT_FALSE(fs::exists(repo / "python" / "build"));
+  EXPECT_FALSE(fs::exists(repo / "third_party"));
   fs::remove_all(repo.parent_path());
+}
+
+// A script whose `..` leads above a copy of its directory alone (the
+// directory above too large to copy) still names the project's paths.
+TEST(SetupRun, PathsAboveTheCopyNameTheProjectsParent) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_above." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "big");
+  fs::create_directories(dir / "pkg" / "csrc");
+  // Over the 64 MB the directory above may hold (sparse: no disk used).
+  { std::ofstream(dir / "big" / "data.h").flush(); }
+  fs::resize_file(dir / "big" / "data.h", 65ull << 20);
+  std::ofstream(dir / "pkg" / "csrc" / "a.cpp") << "int a;\n";
+  std::ofstream(dir / "pkg" / "setup.py")
+      << "import os\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
+         "HERE = os.path.dirname(os.path.abspath(__file__))\n"
+         "INC = os.path.abspath(os.path.join(HERE, os.pardir, 'shared', 'include'))\n"
+         "setup(name='above', ext_modules=[CppExtension('above._C', ['csrc/a.cpp'], include_dirs=[INC])])\n";
+  SetupRunResult run = run_setup_py((dir / "pkg" / "setup.py").string(), standin_torch(), run_options(),
+                                    RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* c = find(*run.build, "extension above._C", "cxx", "linux");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(has(c->arguments, "-I" + (dir / "shared" / "include").string())) << c->arguments[1];
+  EXPECT_TRUE(run.build->notes.empty());  // not a repository: nothing says the project extends there
+  fs::remove_all(dir);
 }
 
 // A setup.py that builds its stable extension only under CI_SWITCH_STABLE=1,
