@@ -46,6 +46,7 @@ import importlib.util
 import io
 import json
 import os
+import re
 import sys
 import sysconfig
 import traceback
@@ -507,6 +508,62 @@ def place_standin(torch, utils, ext, include_dir):
     ext.TORCH_LIB_PATH = os.path.join(root, "lib")
 
 
+class TorchVersion(str):
+    """torch.__version__ as torch has it (torch.torch_version.TorchVersion):
+    a str that compares as a version with strings, tuples and versions, so
+    `torch.__version__ >= "2.6.0"` holds for 2.14.1 (as plain strings it
+    does not: "2.14.1" < "2.6.0"), and the script takes its new-torch branch."""
+
+    @staticmethod
+    def _release(value):
+        if isinstance(value, tuple):
+            parts = [int(p) for p in value if isinstance(p, int)]
+        else:
+            parts = []
+            for piece in str(value).split("+")[0].split("."):
+                digits = re.match(r"\d+", piece)
+                if not digits:
+                    break
+                parts.append(int(digits.group()))
+                if digits.end() != len(piece):  # "0a0", "1rc1": the release ends here
+                    break
+        while parts and parts[-1] == 0:
+            parts.pop()
+        return tuple(parts)
+
+    def _compare(self, other):
+        if not isinstance(other, (str, tuple)) and not hasattr(other, "release"):
+            return None
+        mine, theirs = self._release(self), self._release(other)
+        return (mine > theirs) - (mine < theirs)
+
+    def __lt__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c < 0
+
+    def __le__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c <= 0
+
+    def __gt__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c > 0
+
+    def __ge__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c >= 0
+
+    def __eq__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c == 0
+
+    def __ne__(self, other):
+        c = self._compare(other)
+        return NotImplemented if c is None else c != 0
+
+    __hash__ = str.__hash__
+
+
 def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, given, include_dir=None):
     """Modules torch, torch.version, torch._C, torch.cuda, torch.utils and
     torch.utils.cpp_extension with what build scripts use of them: the names
@@ -517,11 +574,11 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
         build_ext = object
 
     torch = types.ModuleType("torch")
-    torch.__version__ = torch_version
+    torch.__version__ = TorchVersion(torch_version)
     torch.__file__ = None
     torch.__path__ = []
     version = types.ModuleType("torch.version")
-    version.__version__ = torch_version
+    version.__version__ = torch.__version__
     version.cuda = cuda_version
     version.hip = None
     version.git_version = "0" * 40
@@ -573,12 +630,16 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     place_standin(torch, utils, ext, include_dir)
     config = config_module(torch_version)
     torch.__config__ = config
+    torch_version_module = types.ModuleType("torch.torch_version")
+    torch_version_module.TorchVersion = TorchVersion
+    torch_version_module.__version__ = torch.__version__
+    torch.torch_version = torch_version_module
     torch.version = version
     torch._C = c
     torch.cuda = cuda
     torch.utils = utils
     utils.cpp_extension = ext
-    for m in (torch, version, c, cuda, utils, ext, config):
+    for m in (torch, version, c, cuda, utils, ext, config, torch_version_module):
         sys.modules[m.__name__] = m
     for m in (torch, version, c, cuda, ext):
         fill_from_surface(m, surface.get(m.__name__, {}), given)

@@ -347,6 +347,32 @@ TEST(SetupRun, LoadCallsBesideTheBuildThatBuildMoreAreNamed) {
   fs::remove_all(dir);
 }
 
+// torch.__version__ compares as a version, as torch's TorchVersion does:
+// "2.14.1" >= "2.6.0" (false as plain strings) takes the new-torch branch
+// of the extension-cpp template and its clones.
+TEST(SetupRun, TheStandInTorchVersionComparesAsAVersion) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_version." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "csrc");
+  std::ofstream(dir / "csrc" / "a.cpp") << "int a;\n";
+  std::ofstream(dir / "setup.py")
+      << "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
+         "from torch.torch_version import TorchVersion\n"
+         "limited = torch.__version__ >= '2.6.0' and torch.__version__ >= (2, 10) and torch.__version__ < '2.100'\n"
+         // The headers' release: /t/include has none, so the stand-in's default.
+         "assert isinstance(torch.__version__, TorchVersion) and torch.__version__ == '2.10.0'\n"
+         "args = ['-DTORCH_TARGET_VERSION=0x020a000000000000'] if limited else []\n"
+         "setup(name='v', ext_modules=[CppExtension('v._C', ['csrc/a.cpp'], extra_compile_args={'cxx': args},\n"
+         "                                          py_limited_api=limited)])\n";
+  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* c = find(*run.build, "extension v._C", "cxx", "linux");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(has(c->arguments, "-DTORCH_TARGET_VERSION=0x020a000000000000"));
+  fs::remove_all(dir);
+}
+
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_platform";
