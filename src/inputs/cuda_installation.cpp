@@ -181,4 +181,12 @@ std::vector<std::string> cuda_parse_args(const CudaInstallation& cuda, const std
   return out;
 }
 
+const std::string& host_cuda_include_dir() {
+  static const std::string dir = [] {
+    const CudaSearch search = find_cuda_installation({});
+    return search.found ? search.found->root + "/include" : std::string();
+  }();
+  return dir;
+}
+
 }  // namespace torchabi::inputs

@@ -40,6 +40,12 @@ struct CudaSearch {
 // compile command when it was nvcc (empty otherwise).
 CudaSearch find_cuda_installation(const std::vector<std::string>& args, const std::string& compiler = {});
 
+// The include directory of this machine's CUDA installation (found as for a
+// compile command without flags), or "" without one: what torch's
+// CUDAExtension and load() of CUDA sources add for the host (.cpp) sources
+// too, as CUDA_HOME/include. Looked up once.
+const std::string& host_cuda_include_dir();
+
 // Headers clang 19's CUDA wrapper includes that some CUDA releases no longer ship.
 const std::vector<std::string>& cuda_wrapper_headers_newer_cuda_removed();
 

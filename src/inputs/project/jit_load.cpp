@@ -16,6 +16,7 @@
 
 #include "common/input_error.h"
 #include "common/text.h"
+#include "inputs/cuda_installation.h"
 #include "inputs/project/python_literals.h"
 
 namespace torchabi::inputs {
@@ -540,6 +541,11 @@ CompileCommand jit_load_command(const JitLoad& load, const std::string& source, 
   }
   for (const auto& i : load.ext.include_dirs) c.arguments.push_back("-I" + i);
   for (const auto& i : torch.include_dirs) c.arguments.insert(c.arguments.end(), {"-isystem", i});
+  // With CUDA sources, include_paths("cuda") adds CUDA_HOME/include for every
+  // file: this machine's installation stands for it (.cu files get it from
+  // the CUDA parse itself).
+  if (!cu && load.ext.cuda && !host_cuda_include_dir().empty())
+    c.arguments.insert(c.arguments.end(), {"-isystem", host_cuda_include_dir()});
   if (!cu) {
     c.arguments.push_back("-fPIC");
     if (!torch.std_flag.empty()) c.arguments.push_back(torch.std_flag);  // always; a later -std in extra_cflags wins

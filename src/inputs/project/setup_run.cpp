@@ -15,6 +15,7 @@
 #include "common/input_error.h"
 #include "common/json_io.h"
 #include "common/text.h"
+#include "inputs/cuda_installation.h"
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/environment/ci_build_environments.h"
 #include "inputs/project/project_copy.h"
@@ -205,6 +206,12 @@ CompileCommand command_for(const Recording& r, const RecordedExtension& e, const
   spec.py_limited_api = e.py_limited_api;
   TorchLocation loc;
   loc.include_dirs = added_includes(r, e, torch);
+  // CUDAExtension adds CUDA_HOME/include for every source (include_paths("cuda")):
+  // host sources include <cuda_runtime.h> too. The stand-in toolkit has no
+  // headers; this machine's installation stands for it (.cu files get it
+  // from the CUDA parse itself).
+  if (spec.cuda && !r.cuda_home.empty() && !source.ends_with(".cu") && !host_cuda_include_dir().empty())
+    loc.include_dirs.insert(loc.include_dirs.end() - (r.python_include.empty() ? 0 : 1), host_cuda_include_dir());
   loc.std_flag = torch.std_flag;
   loc.limited_api = torch.limited_api;
   if (r.real_torch && (loc.std_flag.empty() || loc.limited_api.empty())) {

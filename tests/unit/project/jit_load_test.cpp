@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "common/input_error.h"
+#include "inputs/cuda_installation.h"
 #include "inputs/project/jit_load.h"
 #include "inputs/project/project_build.h"
 
@@ -72,11 +73,14 @@ TEST(JitLoad, TheSampleIsReadWithItsFlagsPerCompiler) {
   torch.include_dirs = {"/t/include", "/py/include"};
   torch.std_flag = "-std=c++20";
   const CompileCommand cxx = jit_load_command(j, j.ext.sources[0], kSample, torch);
-  EXPECT_EQ(cxx.arguments,
-            (std::vector<std::string>{"c++", "-DTORCH_EXTENSION_NAME=jit_sample_ops", "-DTORCH_API_INCLUDE_EXTENSION_H",
-                                      "-I" + kSample + "/jit_sample/include", "-isystem", "/t/include", "-isystem",
-                                      "/py/include", "-fPIC", "-std=c++20",
-                                      "-DTORCH_TARGET_VERSION=0x020a000000000000", "-O3", "-c", j.ext.sources[0]}));
+  std::vector<std::string> want = {"c++", "-DTORCH_EXTENSION_NAME=jit_sample_ops", "-DTORCH_API_INCLUDE_EXTENSION_H",
+                                   "-I" + kSample + "/jit_sample/include", "-isystem", "/t/include", "-isystem",
+                                   "/py/include"};
+  // With CUDA sources the host source gets CUDA's headers too (this machine's, if any).
+  if (!host_cuda_include_dir().empty()) want.insert(want.end(), {"-isystem", host_cuda_include_dir()});
+  want.insert(want.end(), {"-fPIC", "-std=c++20", "-DTORCH_TARGET_VERSION=0x020a000000000000", "-O3", "-c",
+                           j.ext.sources[0]});
+  EXPECT_EQ(cxx.arguments, want);
   const CompileCommand nvcc = jit_load_command(j, j.ext.sources[1], kSample, torch);
   EXPECT_EQ(nvcc.arguments,
             (std::vector<std::string>{"nvcc", "-DTORCH_EXTENSION_NAME=jit_sample_ops", "-DTORCH_API_INCLUDE_EXTENSION_H",

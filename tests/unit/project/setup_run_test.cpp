@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "common/input_error.h"
+#include "inputs/cuda_installation.h"
 #include "inputs/project/project_build.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/setup_run.h"
@@ -380,7 +381,9 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   ASSERT_TRUE(r.build) << r.failure;
   const ProjectBuild& b = *r.build;
   const std::string unit = "extension platform_demo._C";
-  const Args includes = {"-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include()};
+  // A CUDAExtension's host sources get CUDA's headers too (this machine's, if any).
+  Args includes = {"-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include()};
+  if (!host_cuda_include_dir().empty()) includes.insert(includes.end() - 1, "-I" + host_cuda_include_dir());
   const BuildConfiguration* cxx = find(b, unit, "cxx", "linux");
   ASSERT_TRUE(cxx);
   EXPECT_EQ(cxx->sources, (Args{dir + "/csrc/binding.cpp"}));
@@ -397,7 +400,8 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   ASSERT_TRUE(nvcc);
   EXPECT_EQ(nvcc->sources, (Args{dir + "/csrc/cuda/scale.cu"}));
   want = {"nvcc"};
-  want.insert(want.end(), includes.begin(), includes.end());
+  // CUDA's headers come with the CUDA parse of a .cu file, not as -I.
+  want.insert(want.end(), {"-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include()});
   want.insert(want.end(), {"-DPLATFORM_DEMO=1", "-UNDEBUG", "-O3", "--expt-relaxed-constexpr",
                            "-DTORCH_TARGET_VERSION=0x020a000000000000", "-DFORCED_CUDA",
                            "-DTORCH_API_INCLUDE_EXTENSION_H", "-DPy_LIMITED_API=0x030A0000",
@@ -450,8 +454,16 @@ TEST(SetupRun, AnInstalledCppExtensionsPathsGiveWayToTheChosenHeaders) {
   ASSERT_TRUE(cxx);
   EXPECT_TRUE(cxx->method.ends_with(" (torch 2.14.1's cpp_extension)")) << cxx->method;
   // cpp_extension's torch paths are replaced by the chosen headers; the
-  // stand-in CUDA toolkit's include directory is dropped.
-  EXPECT_EQ(Args(cxx->arguments.begin(), cxx->arguments.begin() + 5),
+  // stand-in CUDA toolkit's include directory gives way to this machine's.
+  const Args cuda = host_cuda_include_dir().empty() ? Args{} : Args{"-I" + host_cuda_include_dir()};
+  auto without_cuda = [&](const Args& args) {  // the first five arguments but CUDA's
+    Args out = args;
+    if (!cuda.empty()) out.erase(std::remove(out.begin(), out.end(), cuda[0]), out.end());
+    out.resize(std::min<size_t>(out.size(), 5));
+    return out;
+  };
+  EXPECT_EQ(cuda.empty() || has(cxx->arguments, cuda[0]), true);
+  EXPECT_EQ(without_cuda(cxx->arguments),
             (Args{"c++", "-I/t/include", "-I/t/include/torch/csrc/api/include", "-I" + python_include(),
                   "-DPLATFORM_DEMO=1"}));
   // Without chosen headers, cpp_extension's own are used.
@@ -459,7 +471,7 @@ TEST(SetupRun, AnInstalledCppExtensionsPathsGiveWayToTheChosenHeaders) {
   ASSERT_TRUE(r.build) << r.failure;
   cxx = find(*r.build, "extension platform_demo._C", "cxx", "win32");
   ASSERT_TRUE(cxx);
-  EXPECT_EQ(Args(cxx->arguments.begin(), cxx->arguments.begin() + 5),
+  EXPECT_EQ(without_cuda(cxx->arguments),
             (Args{"c++", "-I/fake/torch/include", "-I/fake/torch/include/api", "-I" + python_include(),
                   "-DPLATFORM_DEMO=1"}));
   EXPECT_TRUE(has(cxx->arguments, "-DUSE_CUDA"));
