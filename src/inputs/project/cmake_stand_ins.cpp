@@ -100,6 +100,13 @@ void write_torch_config(const std::string& dir, const TorchLocation& torch, cons
       "      endif()\n"
       "    endif()\n"
       "  endforeach()\n"
+      // Its TORCH_CUDA_LIBRARIES (c10_cuda and the CUDA libraries), also in
+      // TORCH_LIBRARIES: projects choose their CUDA backend by it.
+      "  if(NOT TARGET c10_cuda)\n"
+      "    add_library(c10_cuda INTERFACE IMPORTED)\n"
+      "  endif()\n"
+      "  set(TORCH_CUDA_LIBRARIES c10_cuda)\n"
+      "  list(APPEND TORCH_LIBRARIES ${TORCH_CUDA_LIBRARIES})\n"
       "  get_property(_torchabi_languages GLOBAL PROPERTY ENABLED_LANGUAGES)\n"
       "  if(NOT \"CUDA\" IN_LIST _torchabi_languages)\n"
       "    enable_language(CUDA)\n"

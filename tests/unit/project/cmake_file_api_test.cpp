@@ -227,6 +227,21 @@ TEST(CMakeFileApi, AVllmShapedConfigureGetsTorchCudaAndItsDownloadsStoodIn) {
 
 // find_package(Torch 2.3 REQUIRED) with headers whose version.h is absent:
 // the stand-in takes the version asked for; with a version.h, its version.
+// A project that chooses its CUDA backend by TORCH_CUDA_LIBRARIES after
+// find_package(Torch) gets it: the stand-in torch is a CUDA build's.
+TEST(CMakeFileApi, ACudaBackendChosenFromTorchsCudaLibrariesIsConfigured) {
+  REQUIRE_CMAKE();
+  FakeTorch torch;
+  FileApiOptions o;
+  o.machine_cuda = false;
+  FileApiResult r = configure_with_file_api(kFixtures + "/cmake_cuda_from_torch/CMakeLists.txt", torch.loc, o);
+  ASSERT_TRUE(r.ok) << r.failure;
+  const BuildConfiguration* cu = find(r.configurations, "target _C", "nvcc");
+  ASSERT_NE(cu, nullptr) << dump(r.configurations);
+  EXPECT_EQ(cu->sources, (std::vector<std::string>{kFixtures + "/cmake_cuda_from_torch/csrc/kernel.cu"}));
+  EXPECT_NE(std::find(cu->arguments.begin(), cu->arguments.end(), "-DUSE_CUDA"), cu->arguments.end());
+}
+
 TEST(CMakeFileApi, TheStandInTorchAnswersVersionRequests) {
   REQUIRE_CMAKE();
   TempTree t;
