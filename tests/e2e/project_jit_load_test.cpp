@@ -279,6 +279,44 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
   expect_unresolved_when_read(dir);
 }
 
+// A package whose classes derive from two stand-in torch.nn bases (a mixin
+// next to a subclass of nn.Linear) imports, so the load() after them is
+// recorded with the flag it adds under a condition; one that raises before
+// its load() says so, and its call is read.
+TEST(ProjectJitLoad, ModulesDerivingFromTorchNnImportAndOnesThatRaiseSaySo) {
+  const std::string dir = make_temp_dir() + "/nnpkg";
+  write_file(dir, "nnpkg/__init__.py", "from . import layers, ops\n");
+  write_file(dir, "nnpkg/layers.py",
+             "import torch\nfrom torch import nn\n"
+             "class QLinear(nn.Linear):\n    pass\n"
+             "class QLazy(torch.nn.modules.lazy.LazyModuleMixin, QLinear):\n    pass\n");
+  write_file(dir, "nnpkg/ops.py",
+             "import os\nfrom torch.utils.cpp_extension import load\nfrom .layers import QLazy\n"
+             "flags = ['-O2']\n"
+             "if QLazy is not None:\n    flags.append('-DTORCH_TARGET_VERSION=0x020a000000000000')\n"
+             "ops = load(name='nn_ops', sources=[os.path.join(os.path.dirname(__file__), 'ops.cpp')], extra_cflags=flags)\n");
+  write_file(dir, "nnpkg/ops.cpp", "#include <torch/csrc/stable/library.h>\nint nn_ops() { return 0; }\n");
+  auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+  auto j = r.json();
+  auto facts = project_subject(j)->at("facts");
+  EXPECT_NE(facts.at("extension nn_ops c++ flags").get<std::string>().find("-DTORCH_TARGET_VERSION=0x020a000000000000"),
+            std::string::npos)
+      << facts.dump(1);
+  EXPECT_NE(facts.at("build description").get<std::string>().find("imported"), std::string::npos) << facts.dump(1);
+
+  write_file(dir, "nnpkg/layers.py", "raise RuntimeError('needs a GPU')\n");
+  r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
+  ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+  j = r.json();
+  bool said = false;
+  for (const auto& f : j["findings"])
+    said |= f["message"].get<std::string>().find("raised (") != std::string::npos &&
+            f["message"].get<std::string>().find("needs a GPU") != std::string::npos &&
+            f["message"].get<std::string>().find("the calls were read instead") != std::string::npos;
+  EXPECT_TRUE(said) << j["findings"].dump(1);
+}
+
 // An untargeted library built by load() is compiled by the torch that
 // loads it, which has what it imports: `torch>=2.10` is not below it. The
 // same sources shipped by setup.py need 2.13 (2.14.1's headers import

@@ -105,11 +105,13 @@ JitRunResult run_jit_loads(const std::string& dir, const std::vector<std::string
       result.loads.push_back(std::move(load));
     }
     for (const auto& f : j.value("failures", json::array()))
-      if (f.is_string())
+      if (f.is_string()) {
+        result.raised.push_back(mapped(f.get<std::string>(), from, to));
         result.notes.push_back({project.string(), 0,
                                 "importing a module that builds with cpp_extension.load() raised (" +
-                                    mapped(f.get<std::string>(), from, to) +
+                                    result.raised.back() +
                                     "): the load() calls it made before are analysed, later ones are not"});
+      }
     // One fact per kind: the JSON report keys facts by name.
     std::map<std::string, std::string> given;
     for (const auto& g : j.value("given", json::array()))

@@ -20,6 +20,7 @@ struct JitRunResult {
   bool ran = false;                 // the modules were imported (some may have raised)
   std::vector<JitLoad> loads;       // every call made on import, paths mapped back to the project
   std::vector<ProjectNote> notes;   // modules that raised
+  std::vector<std::string> raised;  // what they raised, one line each (mapped back)
   std::vector<std::pair<std::string, std::string>> facts;  // what the imports were given, by kind
   std::string how;                  // "sandboxed: ..." for the report
   std::string failure;              // when !ran: one line, why

@@ -568,6 +568,11 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
     if (!run.ran)
       b.notes.insert(b.notes.begin(), {dir, 0, "the modules that call cpp_extension.load() could not be imported (" +
                                                    run.failure + "): their calls were read instead"});
+    // A module that raised on import made no call: say so; the reading
+    // follows, with a note for each value it could not resolve.
+    for (const auto& raised : run.raised)
+      b.notes.insert(b.notes.begin(), {dir, 0, "importing a module that builds with cpp_extension.load() raised (" +
+                                                   raised + ") before any load() call: the calls were read instead"});
     return b;
   }
   ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, &run.loads);

@@ -201,6 +201,28 @@ class Given:
             self.items.append((what, detail))
 
 
+_STANDIN_CLASSES = {}
+
+
+def standin_class(name):
+    """The class a permissive name stands for when a script derives from it
+    (torch.nn.Module, a build-only package's base command): constructed with
+    any arguments, subclassed with any keywords."""
+    cls = _STANDIN_CLASSES.get(name)
+    if cls is None:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __init_subclass__(cls, **kwargs):
+            pass
+
+        module, _, short = name.rpartition(".")
+        cls = type(short or "StandIn", (), {"__init__": __init__, "__init_subclass__": classmethod(__init_subclass__),
+                                            "__module__": module or "torchabi_stand_in"})
+        _STANDIN_CLASSES[name] = cls
+    return cls
+
+
 class Permissive:
     """The stand-in's value for a name it does not model: a value, a
     callable, a base class, a context manager, an empty iterable, a version
@@ -218,8 +240,10 @@ class Permissive:
     def __call__(self, *args, **kwargs):
         return Permissive(f"{self._name}()", self._given)
 
+    # A base class: one class per name, so that `class Q(torch.nn.modules.lazy.LazyModuleMixin, QLinear)`
+    # with `class QLinear(nn.Linear)` has a consistent method resolution order.
     def __mro_entries__(self, bases):
-        return (object,)
+        return (standin_class(self._name),)
 
     def __iter__(self):
         return iter(())
