@@ -8,6 +8,7 @@
 
 #include "common/input_error.h"
 #include "inputs/cuda_installation.h"
+#include "inputs/openmp_headers.h"
 
 namespace torchabi::inputs {
 
@@ -207,6 +208,8 @@ void finish(ClangArgs& out, const std::string& compiler = {}) {
   } else {
     out.args.insert(out.args.begin(), {"-x", out.language});
   }
+  const std::vector<std::string> openmp = openmp_parse_args(out.args);
+  out.args.insert(out.args.end(), openmp.begin(), openmp.end());
   // Keep parsing after the 20th error: with missing headers the rest of the
   // file still has findings. Typo correction is slow on error-heavy TUs and
   // adds nothing to the analysis.

@@ -76,6 +76,16 @@ TEST(LintInputs, ExplicitFlagsAfterDoubleDash) {
   EXPECT_EQ(findings_of(with.json(), "source-unstable-include"), expected_light(src));
 }
 
+// A -fopenmp source parses where g++ -fopenmp compiles it: <omp.h> from
+// GCC's include directory, its deallocator attributes read as plain.
+TEST(LintInputs, OpenMpSourcesFindOmpH) {
+  const std::string dir = make_temp_dir();
+  std::ofstream(dir + "/omp_user.cpp") << "#include <omp.h>\nint threads() { return omp_get_max_threads(); }\n";
+  if (std::system("g++ -fopenmp -fsyntax-only -x c++ /dev/null 2>/dev/null") != 0) GTEST_SKIP() << "no g++ -fopenmp";
+  auto with = lint_json({dir + "/omp_user.cpp", "--", "-std=c++17", "-fopenmp"});
+  EXPECT_TRUE(findings_of(with.json(), "source-parse-incomplete").empty()) << with.out;
+}
+
 TEST(LintInputs, MissingDatabaseIsOneLineExit2) {
   const std::string dir = make_temp_dir();
   auto r = run_torchabi({"lint", "-p", dir});

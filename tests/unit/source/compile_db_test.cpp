@@ -3,12 +3,14 @@
 // libclang arguments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "common/input_error.h"
 #include "inputs/compile_db_args.h"
 #include "inputs/cuda_installation.h"
+#include "inputs/openmp_headers.h"
 #include "inputs/compile_db_reader.h"
 
 namespace torchabi::inputs {
@@ -110,6 +112,20 @@ TEST(CompileArgs, GccCommandKeepsIncludesMacrosAndStandardAbsolutely) {
   EXPECT_EQ(a.macros[0].name, "A");
   EXPECT_EQ(a.macros[0].value, std::optional<std::string>("1"));
   EXPECT_TRUE(a.macros[1].undef);
+}
+
+// g++ -fopenmp finds <omp.h> in GCC's include directory; clang is given it
+// last, so its own headers still win. Without -fopenmp nothing is added.
+TEST(CompileArgs, OpenMpCommandsFindOmpHWhereGccDoes) {
+  if (gcc_openmp_include_dir().empty()) GTEST_SKIP() << "no GCC with omp.h on this machine";
+  EXPECT_TRUE(std::filesystem::exists(gcc_openmp_include_dir() + "/omp.h"));
+  CompileCommand with{"/p/a.cpp", "/p", {"g++", "-fopenmp", "-c", "a.cpp"}, "", false};
+  ClangArgs a = translate_compile_command(with);
+  auto it = std::find(a.args.begin(), a.args.end(), "-idirafter");
+  ASSERT_NE(it, a.args.end());
+  EXPECT_EQ(*(it + 1), gcc_openmp_include_dir());
+  CompileCommand without{"/p/a.cpp", "/p", {"g++", "-O2", "-c", "a.cpp"}, "", false};
+  EXPECT_FALSE(contains(translate_compile_command(without).args, gcc_openmp_include_dir()));
 }
 
 TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
