@@ -70,6 +70,8 @@ def parse_args():
     p.add_argument("--torch-surface", help="rules/project/torch_surface.json")
     p.add_argument("--torch-version", help="the release of the headers in use (the stand-in's __version__)")
     p.add_argument("--torch-include", help="the include directory of the headers in use (the stand-in's paths)")
+    p.add_argument("--rocm", metavar="ROCM_HOME", help="a ROCm build of torch on an AMD GPU machine (stand-in ROCm there)")
+    p.add_argument("--gpu-capability", default="8.0", help="what torch.cuda.get_device_capability() says (MAJOR.MINOR)")
     p.add_argument("--tree", help="the top of the copy the script runs in (default: its directory)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="set in the environment before the script runs (what its CI sets)")
@@ -86,6 +88,46 @@ def make_cuda_home(path, version):
         f.write("#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
                 f"echo 'Cuda compilation tools, release {version}, V{version}.0'\n")
     os.chmod(nvcc, 0o755)
+
+
+STANDIN_ROCM_VERSION = "6.4.1"
+STANDIN_ROCM_ARCHS = "gfx942;gfx1100"
+
+
+def make_rocm_home(path):
+    """An empty ROCm whose hipcc and rocminfo only tell what scripts ask."""
+    for d in ("bin", "include/hip", "lib", "amdgcn/bitcode"):
+        os.makedirs(os.path.join(path, d), exist_ok=True)
+    tools = {"hipcc": f"echo 'HIP version: {STANDIN_ROCM_VERSION}'",
+             "hipconfig": f"echo '{STANDIN_ROCM_VERSION}'",
+             "rocminfo": "echo '  Name:                    gfx1100'"}
+    for name, line in tools.items():
+        tool = os.path.join(path, "bin", name)
+        with open(tool, "w") as f:
+            f.write(f"#!/bin/sh\n{line}\n")
+        os.chmod(tool, 0o755)
+    os.makedirs(os.path.join(path, ".info"), exist_ok=True)
+    with open(os.path.join(path, ".info", "version"), "w") as f:  # where ROCm keeps its release
+        f.write(STANDIN_ROCM_VERSION + "\n")
+
+
+def rocm_looks_available(torch, cpp_extension, rocm_home):
+    """A ROCm build of torch on an AMD GPU machine: torch.version.hip set,
+    cpp_extension's ROCm paths, IS_HIP_EXTENSION, and no CUDA toolkit."""
+    cpp_extension.ROCM_HOME = cpp_extension.HIP_HOME = rocm_home
+    cpp_extension.ROCM_VERSION = tuple(int(x) for x in STANDIN_ROCM_VERSION.split(".")[:2])
+    cpp_extension.IS_HIP_EXTENSION = True
+    cpp_extension.CUDA_HOME = None
+    torch.version.hip = STANDIN_ROCM_VERSION
+    torch.version.cuda = None
+    torch.cuda.is_available = lambda: True
+    torch.cuda.device_count = lambda: 1
+    torch.cuda.get_device_name = lambda *a, **k: "AMD Radeon (stand-in)"
+    for name in ("CUDA_HOME", "CUDA_PATH", "FORCE_CUDA"):
+        os.environ.pop(name, None)
+    os.environ.update({"ROCM_HOME": rocm_home, "ROCM_PATH": rocm_home, "HIP_PATH": rocm_home,
+                       "PYTORCH_ROCM_ARCH": os.environ.get("PYTORCH_ROCM_ARCH", STANDIN_ROCM_ARCHS),
+                       "PATH": os.path.join(rocm_home, "bin") + os.pathsep + os.environ.get("PATH", "")})
 
 
 def inside(path, root):
@@ -688,14 +730,14 @@ def config_module(torch_version):
     return config
 
 
-def cuda_looks_available(torch, cpp_extension, cuda_home, cuda_version):
+def cuda_looks_available(torch, cpp_extension, cuda_home, cuda_version, capability=(8, 0)):
     cpp_extension.CUDA_HOME = cuda_home
     cpp_extension.ROCM_HOME = None
     if getattr(torch.version, "cuda", None) is None:
         torch.version.cuda = cuda_version
     torch.cuda.is_available = lambda: True
     torch.cuda.device_count = lambda: 1
-    torch.cuda.get_device_capability = lambda *a, **k: (8, 0)
+    torch.cuda.get_device_capability = lambda *a, **k: tuple(capability)
     torch.cuda.get_device_name = lambda *a, **k: "stand-in"
 
 
@@ -1070,7 +1112,13 @@ def main():
     if args.no_cuda:
         cuda_unavailable(torch, cpp_extension)
     else:
-        cuda_looks_available(torch, cpp_extension, args.cuda_home, args.cuda_version)
+        cuda_looks_available(torch, cpp_extension, args.cuda_home, args.cuda_version,
+                             tuple(int(x) for x in args.gpu_capability.split(".")))
+    if args.rocm:
+        make_rocm_home(os.path.abspath(args.rocm))
+        rocm_looks_available(torch, cpp_extension, os.path.abspath(args.rocm))
+        info["cuda_home"] = None
+        info["rocm"] = True
 
     recorder = Recorder(project)
     recorder.hook_extension(setuptools)

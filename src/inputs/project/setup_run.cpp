@@ -372,6 +372,17 @@ PlatformRun run_again(const PlatformRun& run, const std::string& tag, const fs::
   return again;
 }
 
+bool has_sources(const Recording& r) {
+  return std::any_of(r.extensions.begin(), r.extensions.end(),
+                     [](const RecordedExtension& e) { return !e.sources.empty(); });
+}
+
+bool mentions_rocm(const std::string& script) {
+  for (const char* word : {"version.hip", "IS_HIP_EXTENSION", "ROCM_HOME", "ROCM_VERSION"})
+    if (script.find(word) != std::string::npos) return true;
+  return false;
+}
+
 // Built for the stable ABI: a TORCH_TARGET_VERSION, or Python's limited API.
 bool targets_stable(const Recording& r) {
   auto names_target = [](const std::vector<std::string>& args) {
@@ -507,6 +518,31 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
       }
       break;
     }
+    // A script that builds only for ROCm (`if torch.version.hip is not None:`)
+    // declares nothing with the stand-in CUDA torch: again as a ROCm build of
+    // torch would run it, when it mentions ROCm at all.
+    bool rocm = false;
+    if (!ci_chosen && mentions_rocm(read_file(script)))
+      for (PlatformRun& run : runs) {
+        if (run.platform != "linux" || run.result.sandbox_unavailable) continue;
+        std::string why;
+        const std::optional<Recording> plain = outcome(run, why);
+        if (plain && has_sources(*plain)) break;
+        auto with_rocm = [&](const std::string& platform) {
+          return [&tmp, platform](std::vector<std::string>& argv) {
+            argv.insert(argv.end() - 1, {"--rocm", (tmp / ("rocm-" + platform)).string()});
+          };
+        };
+        PlatformRun probe = run_again(run, "rocm", tmp, plan, script, env, options.timeout_seconds, with_rocm("linux"));
+        const std::optional<Recording> rec = outcome(probe, why);
+        if (!rec || !has_sources(*rec)) break;
+        rocm = true;
+        for (PlatformRun& each : runs)
+          each = each.platform == "linux" ? probe
+                                          : run_again(each, "rocm", tmp, plan, script, env, options.timeout_seconds,
+                                                      with_rocm(each.platform));
+        break;
+      }
     for (PlatformRun& run : runs) {
       const ChildResult& r = run.result;
       const bool required = run.platform == "linux" || run.platform == options.platform;
@@ -539,6 +575,20 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                              "setup.py failed with CUDA " + std::string(kStandInCudaVersion) + " (" + why +
                                  "): its configuration with CUDA " + version + " was recorded instead"});
           break;
+        }
+        // Scripts that build for the GPU they find and refuse this one.
+        for (const char* capability : kOtherStandInGpuCapabilities) {
+          if (rec) break;
+          const PlatformRun other = rerun("gpu-" + std::string(capability), [&](std::vector<std::string>& argv) {
+            argv.insert(argv.end() - 1, {"--gpu-capability", capability});
+          });
+          std::string other_why;
+          rec = outcome(other, other_why);
+          if (rec)
+            b.notes.push_back({script.string(), 0,
+                               "setup.py failed with a GPU of compute capability " + std::string(kStandInGpuCapability) +
+                                   " (" + why + "): its configuration for a GPU of compute capability " + capability +
+                                   " was recorded instead"});
         }
         // Scripts that insist on a CUDA toolchain they can use (an nvcc that
         // compiles, a GPU) fail where CUDA looks available: their CPU
@@ -584,6 +634,10 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     b.requirements = on_linux->requirements;
     add_facts(b, *on_linux, torch);
     b.facts.emplace_back("build environment", "setup.py ran " + env.how);
+    if (rocm)
+      b.facts.emplace_back("built for ROCm", "setup.py declares no extension with a CUDA or CPU torch; run as with a "
+                                             "ROCm build of torch (torch.version.hip set, a stand-in ROCm " +
+                                             std::string(kStandInRocmVersion) + "), it declares these");
     if (ci_chosen)
       b.facts.emplace_back("built as its CI builds it",
                            describe(*ci_chosen) + " (the build its defaults make does not target the stable ABI)");

@@ -374,6 +374,66 @@ TEST(SetupRun, TheStandInTorchVersionComparesAsAVersion) {
   fs::remove_all(dir);
 }
 
+// A script that builds for the GPU it finds and refuses the stand-in's A100
+// (Blackwell-only kernels) is recorded with a GPU it accepts, and says so.
+TEST(SetupRun, AScriptThatRefusesTheGpuIsRecordedWithOneItAccepts) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_gpu." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "csrc");
+  std::ofstream(dir / "csrc" / "k.cu") << "__global__ void k() {}\n";
+  std::ofstream(dir / "setup.py")
+      << "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
+         "major, minor = torch.cuda.get_device_capability()\n"
+         "if major == 10:\n    arch = 'arch=compute_100a,code=sm_100a'\n"
+         "elif major == 12:\n    arch = 'arch=compute_120a,code=sm_120a'\n"
+         "else:\n    raise RuntimeError('Unsupported GPU')\n"
+         "setup(name='g', ext_modules=[CUDAExtension('g._C', ['csrc/k.cu'], extra_compile_args={'nvcc': ['-gencode', arch]})],\n"
+         "      cmdclass={'build_ext': BuildExtension})\n";
+  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* c = find(*run.build, "extension g._C", "nvcc", "linux");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(has(c->arguments, "arch=compute_100a,code=sm_100a"));
+  ASSERT_FALSE(run.build->notes.empty());
+  EXPECT_NE(run.build->notes[0].message.find("RuntimeError: Unsupported GPU): its configuration for a GPU of compute "
+                                             "capability 10.0 was recorded instead"),
+            std::string::npos)
+      << run.build->notes[0].message;
+  fs::remove_all(dir);
+}
+
+// A script that builds only with a ROCm torch declares nothing with the
+// stand-in CUDA torch: it is run as a ROCm torch would run it.
+TEST(SetupRun, AScriptThatBuildsOnlyForRocmIsRunWithARocmTorch) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_rocm." + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "csrc");
+  std::ofstream(dir / "csrc" / "host.cpp") << "int host;\n";
+  std::ofstream(dir / "csrc" / "attn.cu") << "int attn;\n";
+  std::ofstream(dir / "setup.py")
+      << "import os, warnings, torch\nfrom setuptools import setup\n"
+         "from torch.utils.cpp_extension import BuildExtension, CUDAExtension, ROCM_HOME\n"
+         "ext_modules = []\n"
+         "if torch.version.hip is not None:\n"
+         "    assert ROCM_HOME and os.path.isdir(os.path.join(ROCM_HOME, 'bin'))\n"
+         "    arch = os.environ['PYTORCH_ROCM_ARCH'].split(';')[0]\n"
+         "    ext_modules.append(CUDAExtension('r._C', ['csrc/host.cpp', 'csrc/attn.cu'],\n"
+         "        extra_compile_args={'cxx': ['-DTORCH_STABLE_ONLY'], 'nvcc': ['--offload-arch=' + arch]}))\n"
+         "else:\n    warnings.warn('ROCm not detected')\n"
+         "setup(name='r', ext_modules=ext_modules, cmdclass={'build_ext': BuildExtension})\n";
+  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* host = find(*run.build, "extension r._C", "cxx", "linux");
+  const BuildConfiguration* device = find(*run.build, "extension r._C", "nvcc", "linux");
+  ASSERT_TRUE(host && device);
+  EXPECT_TRUE(has(host->arguments, "-DTORCH_STABLE_ONLY"));
+  EXPECT_TRUE(has(device->arguments, "--offload-arch=gfx942"));
+  EXPECT_EQ(facts(*run.build, "built for ROCm").size(), 1u);
+  fs::remove_all(dir);
+}
+
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_platform";

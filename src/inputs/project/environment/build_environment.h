@@ -37,6 +37,15 @@ inline constexpr const char* kStandInCudaVersion = "12.9";
 // (FlashAttention-3 downloads an nvcc 12.6 from the network for 12.x other
 // than 12.8 and uses the machine's for 13+; its forks pin 12.8 exactly).
 inline constexpr const char* kOtherStandInCudaVersions[] = {"13.0", "12.8"};
+// The GPU the stand-in torch.cuda reports: an A100 (8.0), which every CUDA
+// release of the stand-ins supports. Scripts that build for the device
+// they find and refuse others (Blackwell-only kernels: "Unsupported GPU")
+// are run again with these, in turn, before CUDA is made unavailable.
+inline constexpr const char* kStandInGpuCapability = "8.0";
+inline constexpr const char* kOtherStandInGpuCapabilities[] = {"9.0", "10.0", "12.0"};
+// The ROCm release the stand-in ROCm reports, for scripts that build only
+// for a ROCm torch (must match record_setup.py's STANDIN_ROCM_VERSION).
+inline constexpr const char* kStandInRocmVersion = "6.4.1";
 
 struct BuildEnvironmentRequest {
   std::string scratch;                  // the only writable tree (the copy lives in it)
