@@ -447,7 +447,7 @@ TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
   const BuildConfiguration* cxx = find(b, unit, "cxx", "linux");
   ASSERT_TRUE(cxx);
   EXPECT_EQ(cxx->sources, (Args{dir + "/csrc/binding.cpp"}));
-  EXPECT_EQ(cxx->line, 43);
+  EXPECT_EQ(cxx->line, 46);
   Args want = {"c++"};
   want.insert(want.end(), includes.begin(), includes.end());
   want.insert(want.end(), {"-DPLATFORM_DEMO=1", "-UNDEBUG", "-O3", "-DTORCH_TARGET_VERSION=0x020a000000000000",
