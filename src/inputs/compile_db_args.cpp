@@ -9,6 +9,7 @@
 #include "common/input_error.h"
 #include "inputs/cuda_installation.h"
 #include "inputs/openmp_headers.h"
+#include "inputs/torch_header_stand_ins.h"
 
 namespace torchabi::inputs {
 
@@ -210,6 +211,8 @@ void finish(ClangArgs& out, const std::string& compiler = {}) {
   }
   const std::vector<std::string> openmp = openmp_parse_args(out.args);
   out.args.insert(out.args.end(), openmp.begin(), openmp.end());
+  const std::vector<std::string> torch_stand_ins = torch_header_stand_in_args(out.include_dirs);
+  out.args.insert(out.args.end(), torch_stand_ins.begin(), torch_stand_ins.end());
   // Keep parsing after the 20th error: with missing headers the rest of the
   // file still has findings. Typo correction is slow on error-heavy TUs and
   // adds nothing to the analysis.

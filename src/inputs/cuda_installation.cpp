@@ -1,4 +1,5 @@
 #include "inputs/cuda_installation.h"
+#include "inputs/header_overlay.h"
 
 #include <unistd.h>
 
@@ -129,34 +130,11 @@ CudaSearch find_cuda_installation(const std::vector<std::string>& args, const st
 }
 
 std::string cuda_overlay_dir(const std::vector<std::string>& headers) {
-  std::vector<fs::path> bases;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) bases.push_back(fs::path(x) / "torchabi");
-  if (const char* h = std::getenv("HOME"); h && *h) bases.push_back(fs::path(h) / ".cache" / "torchabi");
-  std::error_code ec;
-  fs::path tmp = fs::temp_directory_path(ec);
-  if (!ec) bases.push_back(tmp / ("torchabi-" + std::to_string(::getuid())));
-  for (const auto& base : bases) {
-    const fs::path dir = base / "cuda-overlay-v1";
-    fs::create_directories(dir, ec);
-    if (ec) continue;
-    bool ok = true;
-    for (const auto& h : headers) {
-      const fs::path file = dir / h;
-      if (fs::is_regular_file(file, ec)) continue;
-      // Written whole, then renamed: a concurrent lint never sees half a file.
-      const fs::path part = dir / (h + ".part" + std::to_string(::getpid()));
-      {
-        std::ofstream out(part);
-        out << "// torchabi stand-in: clang 19's CUDA wrapper includes this header, which this CUDA release no longer\n"
-               "// ships. Intentionally empty.\n";
-        if (!out) ok = false;
-      }
-      fs::rename(part, file, ec);
-      if (ec) ok = false;
-    }
-    if (ok) return dir.string();
-  }
-  return {};
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& h : headers)
+    files.emplace_back(h, "// torchabi stand-in: clang 19's CUDA wrapper includes this header, which this CUDA release no "
+                          "longer\n// ships. Intentionally empty.\n");
+  return header_overlay_dir("cuda-overlay-v1", files);
 }
 
 std::vector<std::string> cuda_parse_args(const CudaInstallation& cuda, const std::vector<std::string>& args) {

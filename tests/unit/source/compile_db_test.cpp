@@ -128,6 +128,28 @@ TEST(CompileArgs, OpenMpCommandsFindOmpHWhereGccDoes) {
   EXPECT_FALSE(contains(translate_compile_command(without).args, gcc_openmp_include_dir()));
 }
 
+// A CPU build's torch headers lack what a CUDA build generates for c10/cuda:
+// a stand-in comes last; headers that have it get nothing.
+TEST(CompileArgs, TorchHeadersOfACpuBuildGetCudasGeneratedMacros) {
+  for (const bool generated : {false, true}) {
+    const std::string inc = temp_dir(generated ? "torch_cuda_build" : "torch_cpu_build");
+    std::filesystem::create_directories(inc + "/c10/cuda/impl");
+    std::ofstream(inc + "/c10/cuda/CUDAMacros.h") << "#include <c10/cuda/impl/cuda_cmake_macros.h>\n";
+    if (generated) std::ofstream(inc + "/c10/cuda/impl/cuda_cmake_macros.h") << "#pragma once\n";
+    CompileCommand c{"/p/a.cpp", "/p", {"g++", "-I" + inc, "-c", "a.cpp"}, "", false};
+    const ClangArgs a = translate_compile_command(c);
+    auto it = std::find(a.args.begin(), a.args.end(), "-idirafter");
+    if (generated) {
+      EXPECT_EQ(it, a.args.end());
+      continue;
+    }
+    ASSERT_NE(it, a.args.end());
+    std::ifstream in(*(it + 1) + "/c10/cuda/impl/cuda_cmake_macros.h");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("#define C10_CUDA_BUILD_SHARED_LIBS"), std::string::npos);
+  }
+}
+
 TEST(CompileArgs, NvccCommandBecomesHostSideCudaParse) {
   CompileCommand c{"/p/k.cu", "/p",
                    split_shell_words("/usr/local/cuda/bin/nvcc -I/p/inc -DWITH_CUDA -c k.cu -o k.o "
