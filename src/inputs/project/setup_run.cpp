@@ -543,6 +543,10 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                                                       with_rocm(each.platform));
         break;
       }
+    // The adjustment a required platform's run was recorded with (another
+    // CUDA release, GPU, CUDA unavailable): the other platforms get it too.
+    using Adjust = std::function<void(std::vector<std::string>&)>;
+    std::optional<std::pair<std::string, Adjust>> recorded_with;
     for (PlatformRun& run : runs) {
       const ChildResult& r = run.result;
       const bool required = run.platform == "linux" || run.platform == options.platform;
@@ -562,15 +566,17 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         // Scripts that branch on the CUDA release (a download for some, an
         // assert for others): again with the other releases CI builds use.
         for (const char* version : kOtherStandInCudaVersions) {
-          const PlatformRun other = rerun("cuda-" + std::string(version), [&](std::vector<std::string>& argv) {
+          const Adjust adjust = [version](std::vector<std::string>& argv) {
             for (size_t k = 0; k + 1 < argv.size(); ++k) {
               if (argv[k] == "--cuda-version") argv[k + 1] = version;
               if (argv[k] == "--cuda-home") argv[k + 1] += std::string("-") + version;
             }
-          });
+          };
+          const PlatformRun other = rerun("cuda-" + std::string(version), adjust);
           std::string other_why;
           rec = outcome(other, other_why);
           if (!rec) continue;
+          recorded_with.emplace("cuda-" + std::string(version), adjust);
           b.notes.push_back({script.string(), 0,
                              "setup.py failed with CUDA " + std::string(kStandInCudaVersion) + " (" + why +
                                  "): its configuration with CUDA " + version + " was recorded instead"});
@@ -579,11 +585,13 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         // Scripts that build for the GPU they find and refuse this one.
         for (const char* capability : kOtherStandInGpuCapabilities) {
           if (rec) break;
-          const PlatformRun other = rerun("gpu-" + std::string(capability), [&](std::vector<std::string>& argv) {
+          const Adjust adjust = [capability](std::vector<std::string>& argv) {
             argv.insert(argv.end() - 1, {"--gpu-capability", capability});
-          });
+          };
+          const PlatformRun other = rerun("gpu-" + std::string(capability), adjust);
           std::string other_why;
           rec = outcome(other, other_why);
+          if (rec) recorded_with.emplace("gpu-" + std::string(capability), adjust);
           if (rec)
             b.notes.push_back({script.string(), 0,
                                "setup.py failed with a GPU of compute capability " + std::string(kStandInGpuCapability) +
@@ -594,10 +602,11 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
         // compiles, a GPU) fail where CUDA looks available: their CPU
         // configuration is still a configuration the build ships.
         if (!rec) {
-          const PlatformRun cpu =
-              rerun("cpu", [&](std::vector<std::string>& argv) { argv.insert(argv.end() - 1, "--no-cuda"); });
+          const Adjust adjust = [](std::vector<std::string>& argv) { argv.insert(argv.end() - 1, "--no-cuda"); };
+          const PlatformRun cpu = rerun("cpu", adjust);
           std::string cpu_why;
           rec = outcome(cpu, cpu_why);
+          if (rec) recorded_with.emplace("cpu", adjust);
           if (!rec && cpu_why != why) why += "; with CUDA unavailable: " + cpu_why;
           if (rec)
             b.notes.push_back({script.string(), 0,
@@ -605,6 +614,12 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                                    "): its configuration with CUDA unavailable was recorded instead, so CUDA sources "
                                    "and flags it adds only with CUDA are not analysed"});
         }
+      }
+      if (!rec && !required && recorded_with && !r.timed_out && r.started) {
+        const PlatformRun again = run_again(run, recorded_with->first, tmp, plan, script, env, options.timeout_seconds,
+                                            recorded_with->second);
+        std::string again_why;
+        rec = outcome(again, again_why);
       }
       if (!rec) {
         if (required) {
