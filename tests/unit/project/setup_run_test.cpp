@@ -183,6 +183,27 @@ private:
   fs::path dir_;
 };
 
+// A project of the test's own under the temporary directory: its files
+// written on construction, all of it removed with it.
+class TempProject {
+public:
+  TempProject(const std::string& name, const std::map<std::string, std::string>& files)
+      : dir_(fs::temp_directory_path() / ("setup_run_test_" + name + "." + std::to_string(::getpid()))) {
+    fs::remove_all(dir_);
+    for (const auto& [rel, text] : files) write(rel, text);
+  }
+  ~TempProject() { fs::remove_all(dir_); }
+  void write(const std::string& rel, const std::string& text) const {
+    fs::create_directories((dir_ / rel).parent_path());
+    std::ofstream(dir_ / rel) << text;
+  }
+  const fs::path& dir() const { return dir_; }
+  std::string setup_py() const { return (dir_ / "setup.py").string(); }
+
+private:
+  fs::path dir_;
+};
+
 TEST(SetupRun, SourcesFromHelpersGlobsAndWalksInAFunctionSetupCalls) {
   SKIP_WITHOUT_SETUPTOOLS();
   const std::string dir = kProjects + "/setup_run_sources";
@@ -261,27 +282,24 @@ TEST(SetupRun, AScriptInASubdirectoryFindsTheSourcesAboveIt) {
 // directory above too large to copy) still names the project's paths.
 TEST(SetupRun, PathsAboveTheCopyNameTheProjectsParent) {
   SKIP_WITHOUT_SETUPTOOLS();
-  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_above." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "big");
-  fs::create_directories(dir / "pkg" / "csrc");
+  const TempProject p(
+      "above",
+      {{"big/data.h", ""},
+       {"pkg/csrc/a.cpp", "int a;\n"},
+       {"pkg/setup.py",
+        "import os\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
+        "HERE = os.path.dirname(os.path.abspath(__file__))\n"
+        "INC = os.path.abspath(os.path.join(HERE, os.pardir, 'shared', 'include'))\n"
+        "setup(name='above', ext_modules=[CppExtension('above._C', ['csrc/a.cpp'], include_dirs=[INC])])\n"}});
   // Over the 64 MB the directory above may hold (sparse: no disk used).
-  { std::ofstream(dir / "big" / "data.h").flush(); }
-  fs::resize_file(dir / "big" / "data.h", 65ull << 20);
-  std::ofstream(dir / "pkg" / "csrc" / "a.cpp") << "int a;\n";
-  std::ofstream(dir / "pkg" / "setup.py")
-      << "import os\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
-         "HERE = os.path.dirname(os.path.abspath(__file__))\n"
-         "INC = os.path.abspath(os.path.join(HERE, os.pardir, 'shared', 'include'))\n"
-         "setup(name='above', ext_modules=[CppExtension('above._C', ['csrc/a.cpp'], include_dirs=[INC])])\n";
-  SetupRunResult run = run_setup_py((dir / "pkg" / "setup.py").string(), standin_torch(), run_options(),
-                                    RecorderTorch::StandIn);
+  fs::resize_file(p.dir() / "big" / "data.h", 65ull << 20);
+  SetupRunResult run =
+      run_setup_py((p.dir() / "pkg" / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
   ASSERT_TRUE(run.build) << run.failure;
   const BuildConfiguration* c = find(*run.build, "extension above._C", "cxx", "linux");
   ASSERT_TRUE(c);
-  EXPECT_TRUE(has(c->arguments, "-I" + (dir / "shared" / "include").string())) << c->arguments[1];
+  EXPECT_TRUE(has(c->arguments, "-I" + (p.dir() / "shared" / "include").string())) << c->arguments[1];
   EXPECT_TRUE(run.build->notes.empty());  // not a repository: nothing says the project extends there
-  fs::remove_all(dir);
 }
 
 // A setup.py that builds its stable extension only under CI_SWITCH_STABLE=1,
@@ -310,42 +328,35 @@ TEST(SetupRun, SwitchesFromTheEnvironmentTakeTheValuesOfTheStableCiBuild) {
 // building the same sources is not.
 TEST(SetupRun, LoadCallsBesideTheBuildThatBuildMoreAreNamed) {
   SKIP_WITHOUT_SETUPTOOLS();
-  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_beside." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  auto write = [&](const std::string& rel, const std::string& text) {
-    fs::create_directories((dir / rel).parent_path());
-    std::ofstream(dir / rel) << text;
-  };
-  write("csrc/a.cpp", "int a() { return 1; }\n");
-  write("csrc/bench.cpp", "int bench() { return 2; }\n");
-  write("setup.py",
+  const TempProject p(
+      "beside",
+      {{"csrc/a.cpp", "int a() { return 1; }\n"},
+       {"csrc/bench.cpp", "int bench() { return 2; }\n"},
+       {"setup.py",
         "from setuptools import setup\n"
         "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
         "setup(name='beside', ext_modules=[CppExtension('beside._C', ['csrc/a.cpp'])],\n"
-        "      cmdclass={'build_ext': BuildExtension})\n");
-  write("beside/__init__.py",
+        "      cmdclass={'build_ext': BuildExtension})\n"},
+       {"beside/__init__.py",
         "import os\n"
         "from torch.utils.cpp_extension import load\n"
         "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
         "try:\n"
         "    from . import _C\n"
         "except ImportError:\n"
-        "    _C = load('beside_C', [os.path.join(ROOT, 'csrc', 'a.cpp')])\n");
-  const std::string without = read_project_build((dir / "setup.py").string(), standin_torch(), run_options()).notes.empty()
-                                  ? "no note"
-                                  : "a note";
-  EXPECT_EQ(without, "no note");  // the fallback builds what setup.py builds
-  write("tools/bench.py",
-        "import os\n"
-        "from torch.utils import cpp_extension\n"
-        "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
-        "bench = cpp_extension.load(name='bench', sources=[os.path.join(ROOT, 'csrc', 'bench.cpp')])\n");
-  const ProjectBuild b = read_project_build((dir / "setup.py").string(), standin_torch(), run_options());
+        "    _C = load('beside_C', [os.path.join(ROOT, 'csrc', 'a.cpp')])\n"}});
+  // The fallback builds what setup.py builds: nothing more to say.
+  EXPECT_TRUE(read_project_build(p.setup_py(), standin_torch(), run_options()).notes.empty());
+  p.write("tools/bench.py",
+          "import os\n"
+          "from torch.utils import cpp_extension\n"
+          "ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))\n"
+          "bench = cpp_extension.load(name='bench', sources=[os.path.join(ROOT, 'csrc', 'bench.cpp')])\n");
+  const ProjectBuild b = read_project_build(p.setup_py(), standin_torch(), run_options());
   ASSERT_EQ(b.notes.size(), 1u);
   EXPECT_EQ(b.notes[0].message,
             "modules of the project also build extensions with cpp_extension.load() (tools/bench.py): they are not "
             "part of this build and were not analysed; `torchabi check tools/` analyses them");
-  fs::remove_all(dir);
 }
 
 // torch.__version__ compares as a version, as torch's TorchVersion does:
@@ -353,44 +364,41 @@ TEST(SetupRun, LoadCallsBesideTheBuildThatBuildMoreAreNamed) {
 // of the extension-cpp template and its clones.
 TEST(SetupRun, TheStandInTorchVersionComparesAsAVersion) {
   SKIP_WITHOUT_SETUPTOOLS();
-  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_version." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "csrc");
-  std::ofstream(dir / "csrc" / "a.cpp") << "int a;\n";
-  std::ofstream(dir / "setup.py")
-      << "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
-         "from torch.torch_version import TorchVersion\n"
-         "limited = torch.__version__ >= '2.6.0' and torch.__version__ >= (2, 10) and torch.__version__ < '2.100'\n"
-         // The headers' release: /t/include has none, so the stand-in's default.
-         "assert isinstance(torch.__version__, TorchVersion) and torch.__version__ == '2.10.0'\n"
-         "args = ['-DTORCH_TARGET_VERSION=0x020a000000000000'] if limited else []\n"
-         "setup(name='v', ext_modules=[CppExtension('v._C', ['csrc/a.cpp'], extra_compile_args={'cxx': args},\n"
-         "                                          py_limited_api=limited)])\n";
-  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  const TempProject p(
+      "version",
+      {{"csrc/a.cpp", "int a;\n"},
+       {"setup.py",
+        "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
+        "from torch.torch_version import TorchVersion\n"
+        "limited = torch.__version__ >= '2.6.0' and torch.__version__ >= (2, 10) and torch.__version__ < '2.100'\n"
+        // The headers' release: /t/include has none, so the stand-in's default.
+        "assert isinstance(torch.__version__, TorchVersion) and torch.__version__ == '2.10.0'\n"
+        "args = ['-DTORCH_TARGET_VERSION=0x020a000000000000'] if limited else []\n"
+        "setup(name='v', ext_modules=[CppExtension('v._C', ['csrc/a.cpp'], extra_compile_args={'cxx': args},\n"
+        "                                          py_limited_api=limited)])\n"}});
+  SetupRunResult run = run_setup_py(p.setup_py(), standin_torch(), run_options(), RecorderTorch::StandIn);
   ASSERT_TRUE(run.build) << run.failure;
   const BuildConfiguration* c = find(*run.build, "extension v._C", "cxx", "linux");
   ASSERT_TRUE(c);
   EXPECT_TRUE(has(c->arguments, "-DTORCH_TARGET_VERSION=0x020a000000000000"));
-  fs::remove_all(dir);
 }
 
 // A script that builds for the GPU it finds and refuses the stand-in's A100
 // (Blackwell-only kernels) is recorded with a GPU it accepts, and says so.
 TEST(SetupRun, AScriptThatRefusesTheGpuIsRecordedWithOneItAccepts) {
   SKIP_WITHOUT_SETUPTOOLS();
-  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_gpu." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "csrc");
-  std::ofstream(dir / "csrc" / "k.cu") << "__global__ void k() {}\n";
-  std::ofstream(dir / "setup.py")
-      << "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
-         "major, minor = torch.cuda.get_device_capability()\n"
-         "if major == 10:\n    arch = 'arch=compute_100a,code=sm_100a'\n"
-         "elif major == 12:\n    arch = 'arch=compute_120a,code=sm_120a'\n"
-         "else:\n    raise RuntimeError('Unsupported GPU')\n"
-         "setup(name='g', ext_modules=[CUDAExtension('g._C', ['csrc/k.cu'], extra_compile_args={'nvcc': ['-gencode', arch]})],\n"
-         "      cmdclass={'build_ext': BuildExtension})\n";
-  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  const TempProject p(
+      "gpu",
+      {{"csrc/k.cu", "__global__ void k() {}\n"},
+       {"setup.py",
+        "import torch\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CUDAExtension\n"
+        "major, minor = torch.cuda.get_device_capability()\n"
+        "if major == 10:\n    arch = 'arch=compute_100a,code=sm_100a'\n"
+        "elif major == 12:\n    arch = 'arch=compute_120a,code=sm_120a'\n"
+        "else:\n    raise RuntimeError('Unsupported GPU')\n"
+        "setup(name='g', ext_modules=[CUDAExtension('g._C', ['csrc/k.cu'], extra_compile_args={'nvcc': ['-gencode', arch]})],\n"
+        "      cmdclass={'build_ext': BuildExtension})\n"}});
+  SetupRunResult run = run_setup_py(p.setup_py(), standin_torch(), run_options(), RecorderTorch::StandIn);
   ASSERT_TRUE(run.build) << run.failure;
   const BuildConfiguration* c = find(*run.build, "extension g._C", "nvcc", "linux");
   ASSERT_TRUE(c);
@@ -402,30 +410,28 @@ TEST(SetupRun, AScriptThatRefusesTheGpuIsRecordedWithOneItAccepts) {
                                              "capability 10.0 was recorded instead"),
             std::string::npos)
       << run.build->notes[0].message;
-  fs::remove_all(dir);
 }
 
 // A script that builds only with a ROCm torch declares nothing with the
 // stand-in CUDA torch: it is run as a ROCm torch would run it.
 TEST(SetupRun, AScriptThatBuildsOnlyForRocmIsRunWithARocmTorch) {
   SKIP_WITHOUT_SETUPTOOLS();
-  const fs::path dir = fs::temp_directory_path() / ("setup_run_test_rocm." + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "csrc");
-  std::ofstream(dir / "csrc" / "host.cpp") << "int host;\n";
-  std::ofstream(dir / "csrc" / "attn.cu") << "int attn;\n";
-  std::ofstream(dir / "setup.py")
-      << "import os, warnings, torch\nfrom setuptools import setup\n"
-         "from torch.utils.cpp_extension import BuildExtension, CUDAExtension, ROCM_HOME\n"
-         "ext_modules = []\n"
-         "if torch.version.hip is not None:\n"
-         "    assert ROCM_HOME and os.path.isdir(os.path.join(ROCM_HOME, 'bin'))\n"
-         "    arch = os.environ['PYTORCH_ROCM_ARCH'].split(';')[0]\n"
-         "    ext_modules.append(CUDAExtension('r._C', ['csrc/host.cpp', 'csrc/attn.cu'],\n"
-         "        extra_compile_args={'cxx': ['-DTORCH_STABLE_ONLY'], 'nvcc': ['--offload-arch=' + arch]}))\n"
-         "else:\n    warnings.warn('ROCm not detected')\n"
-         "setup(name='r', ext_modules=ext_modules, cmdclass={'build_ext': BuildExtension})\n";
-  SetupRunResult run = run_setup_py((dir / "setup.py").string(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  const TempProject p(
+      "rocm",
+      {{"csrc/host.cpp", "int host;\n"},
+       {"csrc/attn.cu", "int attn;\n"},
+       {"setup.py",
+        "import os, warnings, torch\nfrom setuptools import setup\n"
+        "from torch.utils.cpp_extension import BuildExtension, CUDAExtension, ROCM_HOME\n"
+        "ext_modules = []\n"
+        "if torch.version.hip is not None:\n"
+        "    assert ROCM_HOME and os.path.isdir(os.path.join(ROCM_HOME, 'bin'))\n"
+        "    arch = os.environ['PYTORCH_ROCM_ARCH'].split(';')[0]\n"
+        "    ext_modules.append(CUDAExtension('r._C', ['csrc/host.cpp', 'csrc/attn.cu'],\n"
+        "        extra_compile_args={'cxx': ['-DTORCH_STABLE_ONLY'], 'nvcc': ['--offload-arch=' + arch]}))\n"
+        "else:\n    warnings.warn('ROCm not detected')\n"
+        "setup(name='r', ext_modules=ext_modules, cmdclass={'build_ext': BuildExtension})\n"}});
+  SetupRunResult run = run_setup_py(p.setup_py(), standin_torch(), run_options(), RecorderTorch::StandIn);
   ASSERT_TRUE(run.build) << run.failure;
   const BuildConfiguration* host = find(*run.build, "extension r._C", "cxx", "linux");
   const BuildConfiguration* device = find(*run.build, "extension r._C", "nvcc", "linux");
@@ -433,7 +439,6 @@ TEST(SetupRun, AScriptThatBuildsOnlyForRocmIsRunWithARocmTorch) {
   EXPECT_TRUE(has(host->arguments, "-DTORCH_STABLE_ONLY"));
   EXPECT_TRUE(has(device->arguments, "--offload-arch=gfx942"));
   EXPECT_EQ(facts(*run.build, "built for ROCm").size(), 1u);
-  fs::remove_all(dir);
 }
 
 TEST(SetupRun, PlatformAndCudaBranchesAsTheScriptTakesThem) {
