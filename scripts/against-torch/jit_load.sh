@@ -13,8 +13,10 @@
 # _write_ninja_file is captured instead of building. `torchabi check -v` reads
 # the same files without running them; the flags of each extension and
 # compiler must be the same, except those torchabi leaves out on purpose
-# (COMMON_NVCC_FLAGS, docs/project-mode.md), and torch's shell quoting of
-# '-fPIC'.
+# (COMMON_NVCC_FLAGS, docs/project-mode.md; CUDA_HOME/include for .cu files,
+# which the CUDA parse takes from the installation), and torch's shell
+# quoting of '-fPIC'. torch's CUDA_HOME is found as a CUDA build of torch
+# finds it on this machine (none: no CUDA include on either side).
 #
 # Exit status: 0 agree; 1 a disagreement (printed); 3 skipped (no torch's
 # cpp_extension.py, or python3 cannot run it), with the reason on one line.
@@ -64,7 +66,7 @@ python3 "$root/scripts/against-torch/jit_load_capture.py" --cpp-extension "$cpp_
   >"$work/ours-fixture.json" || true
 
 python3 - "$work" <<'EOF'
-import json, shlex, sys
+import json, os, shlex, sys
 work = sys.argv[1]
 COMMON_NVCC = {"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
                "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__", "--expt-relaxed-constexpr"}
@@ -81,6 +83,13 @@ for case in ("fixture", "shapes"):
         want = {"c++": [w for f in t["cflags"] for w in shlex.split(f)]}
         if t["cuda_cflags"] is not None:
             want["nvcc"] = [w for f in t["cuda_cflags"] for w in shlex.split(f) if w not in COMMON_NVCC]
+            # CUDA_HOME/include: a .cu file's parse takes it from the CUDA
+            # installation itself (--cuda-path), so torchabi does not list it.
+            cuda_include = os.path.join(t.get("cuda_home") or "", "include")
+            for k in range(len(want["nvcc"]) - 1):
+                if want["nvcc"][k] == "-isystem" and want["nvcc"][k + 1] == cuda_include:
+                    del want["nvcc"][k:k + 2]
+                    break
         # Which compilers torch's build.ninja uses for these sources.
         cuda = t["cuda_cflags"] is not None
         used = {"nvcc" if cuda and s.endswith((".cu", ".cuh")) else "c++" for s in t["sources"]}

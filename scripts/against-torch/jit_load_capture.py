@@ -85,6 +85,7 @@ def main():
                         sycl_cflags, sycl_post_cflags, sycl_dlink_post_cflags, sources, objects, ldflags,
                         library_target, with_cuda, with_sycl):
             captured[current["name"]] = {
+                "cuda_home": ce.CUDA_HOME,
                 "cflags": list(cflags or []),
                 "cuda_cflags": list(cuda_cflags) if with_cuda else None,
                 "sources": [os.path.abspath(s) for s in sources],
@@ -105,7 +106,21 @@ def main():
         ce._get_exec_path = lambda *a, **k: None
         ce._get_cuda_arch_flags = lambda cflags=None: []
         ce._prepare_ldflags = lambda extra_ldflags, *a, **k: list(extra_ldflags)
-        ce.include_paths = lambda device_type="cpu", torch_include_dirs=True: list(args.torch_include)
+        # torch's own paths are the headers torchabi is given; the device's
+        # (CUDA_HOME/include) are those of a CUDA build of torch on this
+        # machine: CUDA_HOME found as torch finds it, none without CUDA.
+        if ce.CUDA_HOME is None:
+            ce.CUDA_HOME = ce._find_cuda_home()
+        real_include_paths = ce.include_paths
+
+        def include_paths(device_type="cpu", torch_include_dirs=True):
+            try:
+                device = real_include_paths(device_type, torch_include_dirs=False)
+            except OSError:  # no CUDA_HOME
+                device = []
+            return list(args.torch_include) + device
+
+        ce.include_paths = include_paths
         def build_directory(name, verbose):
             d = os.path.join(scratch, "build", name)
             os.makedirs(d, exist_ok=True)

@@ -540,12 +540,20 @@ CompileCommand jit_load_command(const JitLoad& load, const std::string& source, 
     c.arguments.push_back("-DTORCH_API_INCLUDE_EXTENSION_H");
   }
   for (const auto& i : load.ext.include_dirs) c.arguments.push_back("-I" + i);
-  for (const auto& i : torch.include_dirs) c.arguments.insert(c.arguments.end(), {"-isystem", i});
   // With CUDA sources, include_paths("cuda") adds CUDA_HOME/include for every
-  // file: this machine's installation stands for it (.cu files get it from
-  // the CUDA parse itself).
-  if (!cu && load.ext.cuda && !host_cuda_include_dir().empty())
-    c.arguments.insert(c.arguments.end(), {"-isystem", host_cuda_include_dir()});
+  // file, after torch's and before Python's: this machine's installation
+  // stands for it (.cu files get it from the CUDA parse itself).
+  const bool cuda_include = !cu && load.ext.cuda && !host_cuda_include_dir().empty();
+  bool cuda_added = false;
+  for (const auto& i : torch.include_dirs) {
+    std::error_code ec;
+    if (cuda_include && !cuda_added && fs::exists(fs::path(i) / "Python.h", ec)) {
+      c.arguments.insert(c.arguments.end(), {"-isystem", host_cuda_include_dir()});
+      cuda_added = true;
+    }
+    c.arguments.insert(c.arguments.end(), {"-isystem", i});
+  }
+  if (cuda_include && !cuda_added) c.arguments.insert(c.arguments.end(), {"-isystem", host_cuda_include_dir()});
   if (!cu) {
     c.arguments.push_back("-fPIC");
     if (!torch.std_flag.empty()) c.arguments.push_back(torch.std_flag);  // always; a later -std in extra_cflags wins
