@@ -121,12 +121,14 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
   }
+  std::vector<std::string> python_defines;  // known once the environment has resolved the interpreter
   auto argv_for = [&](const fs::path& build_dir, const std::vector<std::string>& extra) {
     std::vector<std::string> argv = {tool.path, "-C", cuda.init_cache, "-S", (copy / source_rel).lexically_normal().string(),
                                      "-B", build_dir.string(), "-G", "Unix Makefiles", "-Wno-dev",
                                      "-DTorch_DIR=" + torch_dir.string()};
     argv.insert(argv.end(), fetched.cmake_args.begin(), fetched.cmake_args.end());
     argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.insert(argv.end(), python_defines.begin(), python_defines.end());
     for (const auto& d : options.defines) argv.push_back("-D" + (d.find('=') == std::string::npos ? d + "=ON" : d));
     return argv;
   };
@@ -150,6 +152,9 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     r.failure = std::string("cannot prepare the scratch copy: ") + e.what();
     return r;
   }
+  if (options.python_cache_entries && !env.python.empty())
+    for (const char* name : {"Python_EXECUTABLE", "Python3_EXECUTABLE", "PYTHON_EXECUTABLE"})
+      python_defines.push_back("-D" + std::string(name) + "=" + env.python);
   const Confinement* confinement = env.confined ? &env.confinement : nullptr;
   const auto started = std::chrono::steady_clock::now();
   ChildResult run = run_timed(argv_for(build, {}), build.string(), options.timeout_seconds, confinement);

@@ -32,6 +32,9 @@ struct FileApiOptions {
   // The interpreter the configure is given (a setup.py that drives CMake
   // passes it, e.g. VLLM_PYTHON_EXECUTABLE): visible in the sandbox. "" for none.
   std::string python;
+  // Give that interpreter as the frontend does (scikit-build-core):
+  // Python_EXECUTABLE, Python3_EXECUTABLE and PYTHON_EXECUTABLE.
+  bool python_cache_entries = false;
   // Configure without the sandbox (the user asked: --run-build=unconfined).
   bool unconfined = false;
 };

@@ -483,6 +483,7 @@ namespace {
 struct CMakeEntry {
   std::string lists;
   std::vector<std::string> defines;
+  bool scikit_build = false;  // the frontend gives the interpreter too
   std::string copy_root;
   std::vector<ProjectNote> notes;
   std::vector<std::pair<std::string, std::string>> facts;
@@ -526,7 +527,15 @@ std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::
     // The source dir may reach up into the pyproject's directory: copy that.
     const std::string root = file.parent_path().string();
     if (e.lists.starts_with(root + "/")) e.copy_root = root;
-    e.defines = spec.cmake_defines;  // scikit-build-core's cmake.define; the user's -D, later, wins
+    // What scikit-build-core seeds the cache with (builder.py), then its
+    // cmake.define; the user's -D, later, wins.
+    std::string name = spec.project_name.empty() ? file.parent_path().filename().string() : spec.project_name;
+    std::replace(name.begin(), name.end(), '-', '_');
+    const std::string version = spec.project_version.empty() ? "0.0.0" : spec.project_version;
+    e.defines = {"SKBUILD=2", "SKBUILD_STATE=wheel", "SKBUILD_PROJECT_NAME=" + name, "SKBUILD_PROJECT_VERSION=" + version,
+                 "SKBUILD_PROJECT_VERSION_FULL=" + version};
+    e.defines.insert(e.defines.end(), spec.cmake_defines.begin(), spec.cmake_defines.end());
+    e.scikit_build = true;
     e.notes = spec.notes;
     e.facts.emplace_back("pyproject.toml", "scikit-build-core: CMakeLists.txt configured" +
                                                (spec.cmake_defines.empty() ? std::string()
@@ -666,7 +675,8 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
       api.timeout_seconds = options.timeout_seconds;
       api.copy_root = entry->copy_root;
       api.unconfined = options.unconfined;
-      if (drive) api.python = options.python;
+      if (drive || entry->scikit_build) api.python = options.python;
+      api.python_cache_entries = entry->scikit_build;
       FileApiResult run = configure_with_file_api(entry->lists, torch, api);
       if (run.ok) {
         ProjectBuild b;

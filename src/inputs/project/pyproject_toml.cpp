@@ -101,6 +101,8 @@ PyProject read_pyproject(const std::string& path) {
   PyProject out;
   PyProjectReader r{path, fs::path(path).parent_path().string(), out};
   out.cmake_source_dir = r.dir;
+  out.project_name = t["project"]["name"].value_or(std::string());
+  out.project_version = t["project"]["version"].value_or(std::string());
   const std::string backend = t["build-system"]["build-backend"].value_or(std::string());
   if (const toml::table* skb = t["tool"]["scikit-build"].as_table()) r.read_scikit_build(*skb);
   else if (backend.starts_with("scikit_build_core")) out.scikit_build = true;

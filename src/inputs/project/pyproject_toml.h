@@ -15,6 +15,8 @@ struct PyProject {
   bool scikit_build = false;               // build-backend scikit_build_core, or a [tool.scikit-build] table
   std::string cmake_source_dir;            // absolute; the pyproject's directory by default
   std::vector<std::string> cmake_defines;  // NAME=VALUE, as scikit-build-core passes them to cmake -D
+  std::string project_name;                // [project] name, version ("" when dynamic)
+  std::string project_version;
   bool build_extension = false;            // [tool.setuptools.cmdclass] build_ext is torch's BuildExtension
   std::vector<ExtensionSpec> extensions;   // [[tool.setuptools.ext-modules]]
   std::vector<ProjectNote> notes;

@@ -482,6 +482,36 @@ TEST(CMakeFileApi, ProjectModeFallsBackToTheStaticReaderWithANote) {
   EXPECT_EQ(b.configurations[0].method, "CMakeLists.txt read, not configured");
 }
 
+// What scikit-build-core gives the configure: its SKBUILD_* cache entries
+// and the interpreter (Python3_EXECUTABLE), which the project asks for
+// torch's CMake prefix; without them such a configure fails.
+TEST(CMakeFileApi, ScikitBuildCoreProjectsGetWhatTheFrontendGives) {
+  REQUIRE_CMAKE();
+  if (std::system("python3 -c 'import json' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  TempTree t;
+  t.write("pyproject.toml", "[build-system]\nrequires = [\"scikit-build-core\"]\nbuild-backend = "
+                            "\"scikit_build_core.build\"\n[project]\nname = \"skb-demo\"\nversion = \"1.2.3\"\n")
+      .write("CMakeLists.txt",
+             "cmake_minimum_required(VERSION 3.18)\n"
+             "project(${SKBUILD_PROJECT_NAME} VERSION ${SKBUILD_PROJECT_VERSION} LANGUAGES CXX)\n"
+             "execute_process(COMMAND \"${Python3_EXECUTABLE}\" -c \"import torch; print(torch.utils.cmake_prefix_path)\"\n"
+             "  OUTPUT_VARIABLE prefix OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE failed)\n"
+             "if(failed)\n  message(FATAL_ERROR \"no torch from ${Python3_EXECUTABLE}\")\nendif()\n"
+             "list(APPEND CMAKE_PREFIX_PATH \"${prefix}\")\n"
+             "find_package(Torch REQUIRED)\n"
+             "add_library(_C MODULE a.cpp)\n"
+             "target_compile_definitions(_C PRIVATE NAME_${SKBUILD_PROJECT_NAME} VERSION=${PROJECT_VERSION})\n")
+      .write("a.cpp", "");
+  ProjectOptions o;
+  o.run_build = true;
+  o.python = "python3";
+  ProjectBuild b = read_project_build(t.p("pyproject.toml"), FakeTorch().loc, o);
+  ASSERT_EQ(b.configurations.size(), 1u) << (b.notes.empty() ? "" : b.notes[0].message);
+  const auto& args = b.configurations[0].arguments;
+  EXPECT_NE(std::find(args.begin(), args.end(), "-DNAME_skb_demo"), args.end()) << b.configurations[0].label();
+  EXPECT_NE(std::find(args.begin(), args.end(), "-DVERSION=1.2.3"), args.end());
+}
+
 TEST(CMakeFileApi, ScikitBuildCoreDefinesComeBeforeTheUsers) {
   REQUIRE_CMAKE();
   TempTree t;
