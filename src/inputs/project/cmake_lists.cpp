@@ -3,6 +3,7 @@
 #include "inputs/project/environment/build_environment.h"  // kStandInCudaVersion
 
 #include <algorithm>
+#include <regex>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -747,6 +748,63 @@ private:
     }
   }
 
+  // list(FILTER <list> INCLUDE|EXCLUDE REGEX <regex>): a GLOB's sources
+  // narrowed (`EXCLUDE REGEX "legacy/"`). CMake's regular expressions are
+  // a subset of ECMAScript's for what projects write; false: not followed.
+  static bool list_filter(const std::vector<std::string>& v, std::vector<std::string>& items) {
+    if (v.size() != 5 || (v[2] != "INCLUDE" && v[2] != "EXCLUDE") || v[3] != "REGEX") return false;
+    try {
+      const std::regex re(v[4]);
+      const bool include = v[2] == "INCLUDE";
+      std::vector<std::string> kept;
+      for (const auto& x : items)
+        if (std::regex_search(x, re) == include) kept.push_back(x);
+      items = std::move(kept);
+      return true;
+    } catch (const std::regex_error&) {
+      return false;
+    }
+  }
+
+  // CMake's \\1 in a replacement is ECMAScript's $1 (and a $ is literal).
+  static std::string cmake_replacement(const std::string& with) {
+    std::string out;
+    for (size_t k = 0; k < with.size(); ++k) {
+      if (with[k] == '\\' && k + 1 < with.size() && std::isdigit(static_cast<unsigned char>(with[k + 1]))) {
+        out += '$';
+        out += with[++k];
+      } else if (with[k] == '$') {
+        out += "$$";
+      } else {
+        out += with[k];
+      }
+    }
+    return out;
+  }
+
+  // list(TRANSFORM <list> PREPEND|APPEND <s> | TOLOWER | TOUPPER | STRIP |
+  // REPLACE <regex> <with>), on every item (no AT/FOR/REGEX selector).
+  static bool list_transform(const std::vector<std::string>& v, std::vector<std::string>& items) {
+    if (v.size() < 3) return false;
+    const std::string& action = v[2];
+    const size_t operands = action == "PREPEND" || action == "APPEND" ? 1 : action == "REPLACE" ? 2 : 0;
+    if (v.size() != 3 + operands) return false;  // a selector or an OUTPUT_VARIABLE: not followed
+    try {
+      for (auto& x : items) {
+        if (action == "PREPEND") x = v[3] + x;
+        else if (action == "APPEND") x += v[3];
+        else if (action == "TOLOWER") std::transform(x.begin(), x.end(), x.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        else if (action == "TOUPPER") std::transform(x.begin(), x.end(), x.begin(), [](unsigned char ch) { return std::toupper(ch); });
+        else if (action == "STRIP") x = std::string(text::trim(x));
+        else if (action == "REPLACE") x = std::regex_replace(x, std::regex(v[3]), cmake_replacement(v[4]));
+        else return false;
+      }
+      return true;
+    } catch (const std::regex_error&) {
+      return false;
+    }
+  }
+
   void command(const Command& c, Scope& scope) {
     const std::string& n = c.name;
     std::vector<std::string> v = values(c, scope);
@@ -776,7 +834,7 @@ private:
           for (auto& x : items)
             if (std::find(seen.begin(), seen.end(), x) == seen.end()) seen.push_back(x);
           items = seen;
-        } else {
+        } else if (!(v[0] == "FILTER" ? list_filter(v, items) : list_transform(v, items))) {
           note(c.line, "list(" + v[0] + ") is not followed: " + v[1] + " keeps its earlier items");
         }
       } else {

@@ -212,6 +212,29 @@ TEST(CMakeLists, WhatOnlyAConfigureKnowsIsANoteWithItsLine) {
 // gffx's shape: a core library exports its include directory for the build
 // and for the install; the torch adapter linking it needs the build one.
 // Those two generator expressions are evaluated, others still noted.
+// A GLOB narrowed with list(FILTER ... REGEX) and completed with
+// list(TRANSFORM ...): the build's sources, not the glob's.
+TEST(CMakeLists, ListFilterAndTransformNarrowAndCompleteSources) {
+  TempTree t;
+  t.write("src/ops.cu", "").write("src/legacy/old.cu", "").write("src/scaled_mm_kernels/k.cu", "").write("src/b.cpp", "");
+  t.write("CMakeLists.txt",
+          "file(GLOB_RECURSE SRCS src/*.cu src/*.cpp)\n"
+          "list(FILTER SRCS EXCLUDE REGEX \"legacy|scaled_mm_kernels\")\n"
+          "set(EXTRA a.cpp)\n"
+          "list(TRANSFORM EXTRA PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/src/)\n"
+          "list(TRANSFORM EXTRA REPLACE \"a\\\\.cpp$\" \"b.cpp\")\n"
+          "set(ONLY_CU ${SRCS})\n"
+          "list(FILTER ONLY_CU INCLUDE REGEX \"\\\\.cu$\")\n"
+          "add_library(ops MODULE ${ONLY_CU} ${EXTRA})\n"
+          "list(TRANSFORM SRCS APPEND .o AT 0)\n");
+  CMakeProject p = t.read();
+  ASSERT_EQ(p.targets.size(), 1u);
+  EXPECT_EQ(p.targets[0].sources, (std::vector<std::string>{t.p("src/ops.cu"), t.p("src/b.cpp")}));
+  // A selector (AT) is not followed, and says so.
+  ASSERT_EQ(p.notes.size(), 1u);
+  EXPECT_NE(p.notes[0].message.find("list(TRANSFORM) is not followed"), std::string::npos) << p.notes[0].message;
+}
+
 TEST(CMakeLists, BuildAndInstallInterfacesAreWhatABuildSees) {
   TempTree t;
   t.write("CMakeLists.txt",
