@@ -911,10 +911,11 @@ private:
       scoped_property(n, c, v, scope);
     } else if (n == "target_compile_features" && !v.empty()) {
       if (CMakeTarget* t = target(v[0]))
-        for (auto& x : v)
-          if (x.starts_with("cxx_std_")) t->cxx_standard = std::max(t->cxx_standard, x.substr(8), [](auto& a, auto& b) {
-                                             return std::atoi(a.c_str()) < std::atoi(b.c_str());
-                                           });
+        for (auto& x : v) {
+          auto newer = [](const std::string& a, const std::string& b) { return std::atoi(a.c_str()) < std::atoi(b.c_str()); };
+          if (x.starts_with("cxx_std_")) t->cxx_standard = std::max(t->cxx_standard, x.substr(8), newer);
+          if (x.starts_with("cuda_std_")) t->cuda_standard = std::max(t->cuda_standard, x.substr(9), newer);
+        }
     } else if (n == "set_target_properties" || (n == "set_property" && !v.empty() && v[0] == "TARGET")) {
       set_properties(n, v);
     } else if (n == "target_link_libraries" && !v.empty()) {
@@ -982,6 +983,7 @@ private:
     t.definitions = scope.definitions;
     t.options = scope.options;
     t.cxx_standard = scope.vars.count("CMAKE_CXX_STANDARD") ? scope.vars["CMAKE_CXX_STANDARD"] : "";
+    t.cuda_standard = scope.vars.count("CMAKE_CUDA_STANDARD") ? scope.vars["CMAKE_CUDA_STANDARD"] : "";
     t.cxx_extensions = !scope.vars.count("CMAKE_CXX_EXTENSIONS") || !is_false_constant(scope.vars["CMAKE_CXX_EXTENSIONS"]);
     for (size_t k = 1; k < v.size(); ++k) {
       if (kKeywords.count(v[k])) continue;
@@ -1048,6 +1050,7 @@ private:
       if (CMakeTarget* t = target(name))
         for (const auto& [prop, value] : props) {
           if (prop == "CXX_STANDARD") t->cxx_standard = value;
+          if (prop == "CUDA_STANDARD") t->cuda_standard = value;
           if (prop == "CXX_EXTENSIONS") t->cxx_extensions = !is_false_constant(value);
         }
   }

@@ -32,6 +32,8 @@ struct CMakeTarget {
   std::vector<std::string> definitions;   // NAME or NAME=VALUE
   std::vector<std::string> options;       // compile options
   std::string cxx_standard;               // "17", from CMAKE_CXX_STANDARD or the target's CXX_STANDARD
+  std::string cuda_standard;              // the same for .cu files (CMAKE_CUDA_STANDARD, CUDA_STANDARD,
+                                          // cuda_std_NN): CXX_STANDARD does not reach CUDA
   bool cxx_extensions = true;             // gnu++NN unless CMAKE_CXX_EXTENSIONS is OFF
   bool links_torch = false;               // links torch (its include directories come with it)
 };

@@ -205,7 +205,9 @@ CompileCommand cmake_command(const CMakeTarget& t, const std::string& source, co
   for (const auto& i : t.include_dirs) add_include(i, false);
   for (const auto& i : t.system_include_dirs) add_include(i, true);
   if (t.links_torch) add_include(kTorchIncludes, true);
-  if (!t.cxx_standard.empty()) c.arguments.push_back("-std=" + std::string(t.cxx_extensions && !cu ? "gnu++" : "c++") + t.cxx_standard);
+  // CXX_STANDARD is the C++ compiler's; a .cu file gets CUDA_STANDARD's, or nvcc's default.
+  if (const std::string& standard = cu ? t.cuda_standard : t.cxx_standard; !standard.empty())
+    c.arguments.push_back("-std=" + std::string(t.cxx_extensions && !cu ? "gnu++" : "c++") + standard);
   c.arguments.insert(c.arguments.end(), t.options.begin(), t.options.end());
   c.arguments.push_back("-c");
   c.arguments.push_back(source);

@@ -1,6 +1,7 @@
 // The commands project mode makes for a setup.py: those BuildExtension would
 // run, with the defaults read from the torch install's cpp_extension.py.
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -78,6 +79,29 @@ TEST(ProjectBuild, ASourceTheBuildGeneratesIsANoteNotTheEnd) {
     noted |= n.message.find("gen_placeholder.cpp of target ops") != std::string::npos &&
              n.message.find("not in the project") != std::string::npos;
   EXPECT_TRUE(noted);
+  fs::remove_all(dir);
+}
+
+// CMAKE_CXX_STANDARD is the C++ compiler's: a .cu file read from
+// CMakeLists.txt gets CUDA_STANDARD's -std, or none (nvcc's default).
+TEST(ProjectBuild, ACudaSourceGetsTheCudaStandardNotTheCxxOne) {
+  const fs::path dir = fs::temp_directory_path() / ("torchabi-cuda-std-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "a.cpp") << "int a;\n";
+  std::ofstream(dir / "k.cu") << "int k;\n";
+  auto std_flags = [&](const std::string& lists) {
+    std::ofstream(dir / "CMakeLists.txt") << lists;
+    std::map<std::string, std::string> out;
+    for (const auto& c : read_project_build((dir / "CMakeLists.txt").string(), standin_torch()).db.commands)
+      for (const auto& a : c.arguments)
+        if (a.starts_with("-std=")) out[fs::path(c.file).filename().string()] = a;
+    return out;
+  };
+  EXPECT_EQ(std_flags("project(p LANGUAGES CXX CUDA)\nset(CMAKE_CXX_STANDARD 20)\nadd_library(p MODULE a.cpp k.cu)\n"),
+            (std::map<std::string, std::string>{{"a.cpp", "-std=gnu++20"}}));
+  EXPECT_EQ(std_flags("project(p LANGUAGES CXX CUDA)\nset(CMAKE_CXX_STANDARD 20)\nadd_library(p MODULE a.cpp k.cu)\n"
+                      "set_target_properties(p PROPERTIES CUDA_STANDARD 17)\n"),
+            (std::map<std::string, std::string>{{"a.cpp", "-std=gnu++20"}, {"k.cu", "-std=c++17"}}));
   fs::remove_all(dir);
 }
 
