@@ -5,6 +5,7 @@
 // included), or signal torchabi. Each probe is a shell command whose effect
 // the test looks for outside the sandbox.
 #include <arpa/inet.h>
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -152,6 +153,35 @@ TEST(Sandbox, TheTimeLimitKillsTheWholeTree) {
   EXPECT_TRUE(r.timed_out);
   std::this_thread::sleep_for(std::chrono::milliseconds(3500));
   EXPECT_FALSE(fs::exists(late));
+}
+
+}  // namespace
+}  // namespace torchabi::inputs
+
+namespace torchabi::inputs {
+namespace {
+
+// A pyenv shim picks the interpreter the project's .python-version names
+// (uv init writes one): the build script runs with that one, as the user's
+// own `python3 setup.py` would, not with the global one.
+TEST(BuildEnvironment, AShimIsResolvedInTheProjectsDirectory) {
+  const char* home = std::getenv("HOME");
+  const fs::path shim = fs::path(home ? home : "/nonexistent") / ".pyenv/shims/python3";
+  const fs::path versions = fs::path(home ? home : "/nonexistent") / ".pyenv/versions";
+  std::error_code ec;
+  if (!fs::exists(shim, ec) || !fs::is_directory(versions, ec)) GTEST_SKIP() << "no pyenv here";
+  std::vector<std::string> installed;
+  for (const auto& v : fs::directory_iterator(versions, ec))
+    if (fs::exists(v.path() / "bin/python3", ec)) installed.push_back(v.path().filename().string());
+  if (installed.size() < 2) GTEST_SKIP() << "pyenv has fewer than two interpreters";
+  std::sort(installed.begin(), installed.end());
+  ScratchDir scratch("probe-scratch"), project("probe-project");
+  for (const auto& version : {installed.front(), installed.back()}) {
+    std::ofstream(fs::path(project.path()) / ".python-version") << version << "\n";
+    const BuildEnvironment env =
+        make_build_environment({fs::canonical(scratch.path()).string(), project.path(), shim.string(), {}, false});
+    EXPECT_EQ(fs::path(env.python).parent_path().parent_path().filename().string(), version) << env.python;
+  }
 }
 
 }  // namespace

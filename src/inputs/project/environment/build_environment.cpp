@@ -77,11 +77,15 @@ struct InterpreterFacts {
 };
 
 // Asks the user's interpreter (not the project's code) where it lives.
-InterpreterFacts probe_interpreter(const std::string& python) {
+// Run in the project's directory: a pyenv shim picks the interpreter its
+// .python-version names there (uv init writes one), as the user's own
+// `python3 setup.py` and torch_location's query do.
+InterpreterFacts probe_interpreter(const std::string& python, const std::string& project) {
   InterpreterFacts f;
+  std::error_code ec;
   const ChildResult r = run_timed(
       {python, "-c", "import sys\nprint(sys.executable)\nfor p in [sys.prefix, sys.base_prefix] + sys.path: print(p)"},
-      "/", 30);
+      !project.empty() && fs::is_directory(project, ec) ? project : "/", 30);
   if (!r.started || r.timed_out || r.exit_code != 0) return f;
   std::istringstream lines(r.output);
   std::string line;
@@ -131,7 +135,7 @@ BuildEnvironment make_build_environment(const BuildEnvironmentRequest& request) 
   e.python = request.python;
   if (!request.python.empty()) {
     const std::string command = resolve_command(request.python);
-    const InterpreterFacts facts = probe_interpreter(request.python);
+    const InterpreterFacts facts = probe_interpreter(request.python, request.project);
     c.visible.insert(c.visible.end(), facts.trees.begin(), facts.trees.end());
     // A shim (pyenv's) runs a program of the home directory, which is
     // hidden: the interpreter it names is started directly instead.
