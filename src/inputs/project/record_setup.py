@@ -558,6 +558,16 @@ def fill_from_surface(module, names, given):
     module.__getattr__ = permissive_module(module.__name__, given, "not in the real module either").__getattr__
 
 
+class PackageDirectory(list):
+    """The stand-in torch's __path__: `torch.__path__[0]` is its directory, as
+    build scripts read it to find torch's headers (apex), but the import
+    system, which iterates it, finds no submodule there: they are the
+    stand-in's, or permissive."""
+
+    def __iter__(self):
+        return iter(())
+
+
 def place_standin(torch, utils, ext, include_dir):
     """Paths of the stand-in torch that lead to the headers in use, laid out
     as an installed torch is (torch/__init__.py, torch/include,
@@ -568,6 +578,7 @@ def place_standin(torch, utils, ext, include_dir):
         return
     root = os.path.dirname(os.path.normpath(include_dir))
     torch.__file__ = os.path.join(root, "__init__.py")
+    torch.__path__ = PackageDirectory([root])
     utils.cmake_prefix_path = os.path.join(root, "share", "cmake")
     api = os.path.join(include_dir, "torch", "csrc", "api", "include")
     ext.include_paths = lambda *a, **k: [include_dir] + ([api] if os.path.isdir(api) else [])
@@ -642,7 +653,7 @@ def standin_torch(cuda_home, setuptools, surface, torch_version, cuda_version, g
     torch = types.ModuleType("torch")
     torch.__version__ = TorchVersion(torch_version)
     torch.__file__ = None
-    torch.__path__ = []
+    torch.__path__ = PackageDirectory([os.path.join(os.sep, "nonexistent", "torchabi-stand-in", "torch")])
     version = types.ModuleType("torch.version")
     version.__version__ = torch.__version__
     version.cuda = cuda_version

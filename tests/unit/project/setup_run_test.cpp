@@ -383,6 +383,24 @@ TEST(SetupRun, TheStandInTorchVersionComparesAsAVersion) {
   EXPECT_TRUE(has(c->arguments, "-DTORCH_TARGET_VERSION=0x020a000000000000"));
 }
 
+// torch.__path__[0] is the stand-in torch's directory (apex finds torch's
+// headers from it), and submodules still come from the stand-in.
+TEST(SetupRun, TheStandInTorchHasADirectory) {
+  SKIP_WITHOUT_SETUPTOOLS();
+  const TempProject p(
+      "torch_path",
+      {{"csrc/a.cpp", "int a;\n"},
+       {"setup.py",
+        "import os, torch, torch.nn\nfrom setuptools import setup\nfrom torch.utils.cpp_extension import CppExtension\n"
+        "inc = os.path.join(torch.__path__[0], 'include')\n"
+        "setup(name='tp', ext_modules=[CppExtension('tp._C', ['csrc/a.cpp'], extra_compile_args=['-DTORCH_INC=' + inc])])\n"}});
+  SetupRunResult run = run_setup_py(p.setup_py(), standin_torch(), run_options(), RecorderTorch::StandIn);
+  ASSERT_TRUE(run.build) << run.failure;
+  const BuildConfiguration* c = find(*run.build, "extension tp._C", "cxx", "linux");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(has(c->arguments, "-DTORCH_INC=/t/include"));  // standin_torch()'s headers are /t/include
+}
+
 // A script that builds for the GPU it finds and refuses the stand-in's A100
 // (Blackwell-only kernels) is recorded with a GPU it accepts, and says so.
 TEST(SetupRun, AScriptThatRefusesTheGpuIsRecordedWithOneItAccepts) {
