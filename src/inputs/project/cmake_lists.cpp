@@ -3,7 +3,6 @@
 #include "inputs/project/environment/build_environment.h"  // kStandInCudaVersion
 
 #include <algorithm>
-#include <regex>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -754,32 +753,36 @@ private:
   static bool list_filter(const std::vector<std::string>& v, std::vector<std::string>& items) {
     if (v.size() != 5 || (v[2] != "INCLUDE" && v[2] != "EXCLUDE") || v[3] != "REGEX") return false;
     try {
-      const std::regex re(v[4]);
+      const Regex re(v[4]);
       const bool include = v[2] == "INCLUDE";
       std::vector<std::string> kept;
       for (const auto& x : items)
-        if (std::regex_search(x, re) == include) kept.push_back(x);
+        if (re.contains(x) == include) kept.push_back(x);
       items = std::move(kept);
       return true;
-    } catch (const std::regex_error&) {
+    } catch (const RegexError&) {
       return false;
     }
   }
 
-  // CMake's \\1 in a replacement is ECMAScript's $1 (and a $ is literal).
-  static std::string cmake_replacement(const std::string& with) {
+  // string(REGEX REPLACE)'s rule: every match of `re` in `x` replaced by
+  // `with`, where \\N is the match's group N.
+  static std::string regex_replace_all(const Regex& re, const std::string& x, const std::string& with) {
     std::string out;
-    for (size_t k = 0; k < with.size(); ++k) {
-      if (with[k] == '\\' && k + 1 < with.size() && std::isdigit(static_cast<unsigned char>(with[k + 1]))) {
-        out += '$';
-        out += with[++k];
-      } else if (with[k] == '$') {
-        out += "$$";
-      } else {
-        out += with[k];
+    size_t at = 0;
+    for (const auto& m : re.search_all(x)) {
+      out += x.substr(at, m.position() - at);
+      for (size_t k = 0; k < with.size(); ++k) {
+        if (with[k] == '\\' && k + 1 < with.size() && std::isdigit(static_cast<unsigned char>(with[k + 1]))) {
+          const size_t group = static_cast<size_t>(with[++k] - '0');
+          if (group < m.size()) out += m[group];
+        } else {
+          out += with[k];
+        }
       }
+      at = m.position() + m[0].size();
     }
-    return out;
+    return out + x.substr(at);
   }
 
   // list(TRANSFORM <list> PREPEND|APPEND <s> | TOLOWER | TOUPPER | STRIP |
@@ -790,17 +793,18 @@ private:
     const size_t operands = action == "PREPEND" || action == "APPEND" ? 1 : action == "REPLACE" ? 2 : 0;
     if (v.size() != 3 + operands) return false;  // a selector or an OUTPUT_VARIABLE: not followed
     try {
+      const std::optional<Regex> re = action == "REPLACE" ? std::optional<Regex>(Regex(v[3])) : std::nullopt;
       for (auto& x : items) {
         if (action == "PREPEND") x = v[3] + x;
         else if (action == "APPEND") x += v[3];
         else if (action == "TOLOWER") std::transform(x.begin(), x.end(), x.begin(), [](unsigned char ch) { return std::tolower(ch); });
         else if (action == "TOUPPER") std::transform(x.begin(), x.end(), x.begin(), [](unsigned char ch) { return std::toupper(ch); });
         else if (action == "STRIP") x = std::string(text::trim(x));
-        else if (action == "REPLACE") x = std::regex_replace(x, std::regex(v[3]), cmake_replacement(v[4]));
+        else if (action == "REPLACE") x = regex_replace_all(*re, x, v[4]);
         else return false;
       }
       return true;
-    } catch (const std::regex_error&) {
+    } catch (const RegexError&) {
       return false;
     }
   }

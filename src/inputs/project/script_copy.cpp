@@ -1,7 +1,6 @@
 #include "inputs/project/script_copy.h"
 
-#include <regex>
-
+#include "common/regex.h"
 #include "common/text.h"
 #include "inputs/project/project_copy.h"
 
@@ -18,9 +17,9 @@ constexpr std::uintmax_t kMaxSurroundingBytes = 64ull << 20;
 bool reaches_up(const std::string& text) {
   // "../csrc", '..', "a/../b" in a string; os.pardir; Path(...).parent.parent
   // or .parents[1+]; dirname(dirname(...)).
-  static const std::regex kUp(
+  static const Regex kUp(
       R"re((["'/\\]\.\.(["'/\\]))|\bos\.pardir\b|\.parent\s*\.\s*parent\b|\.parents\s*\[\s*[1-9]|dirname\s*\(\s*(os\.path\.)?dirname\s*\()re");
-  return std::regex_search(text, kUp);
+  return kUp.contains(text);
 }
 
 fs::path enclosing_repository(const fs::path& project) {

@@ -2,10 +2,10 @@
 
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
+#include "common/regex.h"
 #include "common/text.h"
 
 namespace torchabi::inputs {
@@ -43,20 +43,21 @@ struct Scan {
 };
 
 Scan scan(const std::string& text) {
-  static const std::regex kDirective(R"re(^\s*#\s*(\w+)\s*(.*)$)re");
-  static const std::regex kIfMacro(R"re(^!?\s*(defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*(//.*|/\*.*)?$)re");
-  static const std::regex kInclude(R"re(^([<"])([^>"]+)[>"])re");
+  static const Regex kDirective(R"re(^\s*#\s*(\w+)\s*(.*)$)re");
+  static const Regex kIfMacro(R"re(^!?\s*(defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*(//.*|/\*.*)?$)re");
+  static const Regex kInclude(R"re(^([<"])([^>"]+)[>"])re");
   Scan out;
   std::vector<Branch> stack;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (line.find('#') == std::string::npos || !std::regex_match(line, m, kDirective)) continue;
-    const std::string d = m[1], rest = m[2];
+    if (line.find('#') == std::string::npos) continue;
+    const auto m = kDirective.match(line);
+    if (!m) continue;
+    const std::string d = (*m)[1], rest = (*m)[2];
     auto tested = [&](const std::string& expr) {
-      std::smatch e;
-      if (!std::regex_match(expr, e, kIfMacro)) return Branch{};
-      const std::string name = e[2].matched ? e[2].str() : e[3].matched ? e[3].str() : e[4].str();
+      const auto e = kIfMacro.match(expr);
+      if (!e) return Branch{};
+      const std::string name = e->matched(2) ? (*e)[2] : e->matched(3) ? (*e)[3] : (*e)[4];
       return Branch{name, expr[0] != '!'};
     };
     if (d == "ifdef" || d == "ifndef") {
@@ -78,10 +79,10 @@ Scan scan(const std::string& text) {
       w >> name;
       out.defined.insert(name.substr(0, name.find('(')));
     } else if (d == "include") {
-      std::smatch inc;
-      if (!std::regex_search(rest, inc, kInclude)) continue;
-      if (inc[1] == "\"") out.quoted.push_back(inc[2]);
-      if (!stable_include(inc[2])) continue;
+      const auto inc = kInclude.search(rest);
+      if (!inc) continue;
+      if ((*inc)[1] == "\"") out.quoted.push_back((*inc)[2]);
+      if (!stable_include((*inc)[2])) continue;
       for (const Branch& br : stack)
         if (br.defined && !foreign(br.macro)) out.guarded_by.insert(br.macro);
     }

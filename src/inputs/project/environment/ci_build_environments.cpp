@@ -1,10 +1,11 @@
 #include "inputs/project/environment/ci_build_environments.h"
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
+
+#include "common/regex.h"
 
 namespace torchabi::inputs {
 
@@ -14,9 +15,9 @@ namespace {
 
 // A command that builds the package (not one that installs its dependencies).
 bool builds_package(const std::string& line) {
-  static const std::regex kBuild(
+  static const Regex kBuild(
       R"re(\b(pip3?|uv pip|python3?\s+-m\s+pip)\s+(wheel|install)\b[^#\n;&|]*(\s\.(\s|/|$)|\s\./|\s-e\s+\.|\s--no-build-isolation\b)|\buv\s+build\b|\bpython3?\s+-m\s+build\b|\bsetup\.py\s+(bdist_wheel|build_ext|build|install|develop)\b|\bcibuildwheel\b)re");
-  return std::regex_search(line, kBuild);
+  return kBuild.contains(line);
 }
 
 bool literal(const std::string& value) { return value.find("${{") == std::string::npos; }
@@ -34,20 +35,19 @@ void add_map(const YAML::Node& node, std::map<std::string, std::string>& env) {
 // NAME=value words before a build command, and `export NAME=value` lines
 // before it, in a step's script.
 void add_script_assignments(const std::string& script, std::map<std::string, std::string>& env) {
-  static const std::regex kExport(R"re(^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^"'\s]*)\2\s*$)re");
-  static const std::regex kPrefix(R"re(^\s*([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^"'\s]*)\2\s+)re");
+  static const Regex kExport(R"re(^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^"'\s]*)\2\s*$)re");
+  static const Regex kPrefix(R"re(^\s*([A-Za-z_][A-Za-z0-9_]*)=(["']?)([^"'\s]*)\2\s+)re");
   std::istringstream in(script);
   for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_match(line, m, kExport)) {
-      if (literal(m[3])) env[m[1]] = m[3];
+    if (const auto m = kExport.match(line)) {
+      if (literal((*m)[3])) env[(*m)[1]] = (*m)[3];
       continue;
     }
     if (!builds_package(line)) continue;
     std::string rest = line;
-    while (std::regex_search(rest, m, kPrefix) && m.position(0) == 0) {
-      if (literal(m[3])) env[m[1]] = m[3];
-      rest = m.suffix();
+    for (auto m = kPrefix.search(rest); m && m->position() == 0; m = kPrefix.search(rest)) {
+      if (literal((*m)[3])) env[(*m)[1]] = (*m)[3];
+      rest = rest.substr((*m)[0].size());
     }
     return;  // what the first build command sees
   }
