@@ -17,14 +17,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Never destroyed: scratch directories held by other statics (a
+// function-local ScratchDirs constructed before the first make()) are
+// removed by their destructors at exit, after any static made later than
+// them would be gone.
 std::mutex& lock() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;
+  return *m;
 }
 
 std::set<std::string>& live() {
-  static std::set<std::string> dirs;
-  return dirs;
+  static auto* dirs = new std::set<std::string>;
+  return *dirs;
 }
 
 int signal_pipe[2] = {-1, -1};
