@@ -578,7 +578,10 @@ TEST(BuildEnvironment, SigtermWhileABuildScriptRunsLeavesNothingBehind) {
              "import subprocess, time\n"
              "subprocess.Popen(['setsid', 'sleep', '987653'])\n"
              "time.sleep(3600)\n");
-  const std::string tmp = fs::temp_directory_path().string();
+  // A temporary directory of its own: tests running next to it make
+  // scratch directories too, and one of theirs must not be taken for ours.
+  const std::string tmp = make_temp_dir() + "/tmp";
+  fs::create_directories(tmp);
   auto scratch_dirs = [&] {
     std::set<std::string> out;
     for (const auto& e : fs::directory_iterator(tmp))
@@ -591,7 +594,13 @@ TEST(BuildEnvironment, SigtermWhileABuildScriptRunsLeavesNothingBehind) {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = -1;
-  ASSERT_EQ(::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ), 0);
+  std::vector<std::string> env_entries = {"TMPDIR=" + tmp};
+  for (char** e = environ; *e; ++e)
+    if (!std::string(*e).starts_with("TMPDIR=")) env_entries.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_entries) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  ASSERT_EQ(::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()), 0);
   std::string scratch;
   for (int i = 0; i < 200 && scratch.empty(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
