@@ -229,7 +229,8 @@ void sync_device() { C10_CUDA_CHECK(cudaDeviceSynchronize()); }
   const std::string target = "-DTORCH_TARGET_VERSION=0x020a000000000000";
   auto r = lint_real(cu, {"-I" + dir + "/include", target, "-DUSE_CUDA"});
   EXPECT_TRUE(findings_of(r.json(), "source-unstable-macro").empty()) << r.out;
-  for (const auto& f : r.json()["findings"]) EXPECT_NE(f["severity"], "error") << f;
+  const auto report = r.json();  // held: a range-for over a temporary's member dangles
+  for (const auto& f : report["findings"]) EXPECT_NE(f["severity"], "error") << f;
   // The same file as C++ without CUDA: the AST is incomplete, the tokens are read.
   const std::string cpp = write_file(dir, "sync.cpp", body);
   auto plain = lint_real(cpp, {"-I" + dir + "/include", target});

@@ -208,7 +208,8 @@ TEST(LintRegistrations, EveryConvertibleTypeAgainstTheRealHeadersIsClean) {
     for (std::string f; flags >> f;) args.push_back(f);
     auto r = lint_json(args);
     ASSERT_NE(r.exit_code, 2) << r.err;
-    for (const auto& f : r.json()["findings"]) {
+    const auto report = r.json();  // held: a range-for over a temporary's member dangles
+    for (const auto& f : report["findings"]) {
       const std::string rule = f["rule"];
       EXPECT_FALSE(rule.starts_with("boxed-") || rule.starts_with("schema-") || rule.starts_with("backend-"))
           << c << ": " << f.dump();
@@ -274,7 +275,8 @@ TEST(LintRegistrations, TensorlessOpsWithOnlyBackendKernels) {
     const std::string clean_dir = schema_fixture(e.fixture.substr(0, e.fixture.size() - 5) + "clean");
     auto clean = lint_json(fixture_args(clean_dir));
     ASSERT_NE(clean.exit_code, 2) << clean.err;
-    for (const auto& f : clean.json()["findings"]) {
+    const auto clean_report = clean.json();  // held: a range-for over a temporary's member dangles
+    for (const auto& f : clean_report["findings"]) {
       const std::string rule = f["rule"];
       EXPECT_FALSE(rule.starts_with("schema-") || rule.starts_with("boxed-")) << clean_dir << ": " << f.dump();
     }

@@ -645,7 +645,8 @@ TEST(MigrateFix, FixedPortReachesThePlannedTargetAndLintsCleanAgainstTheRealHead
                               std::string("-DTORCH_TARGET_VERSION=") + c.hex, "-isystem", inc},
                              dir);
     EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
-    for (const auto& f : lint.json()["findings"]) ADD_FAILURE() << f.dump();
+    const auto report = lint.json();  // held: a range-for over a temporary's member dangles
+    for (const auto& f : report["findings"]) ADD_FAILURE() << f.dump();
   }
 }
 

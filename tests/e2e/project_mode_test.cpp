@@ -148,6 +148,33 @@ TEST(ProjectMode, ExplainsTheRule) {
   EXPECT_NE(r.out.find("-D NAME=VALUE"), std::string::npos) << r.out;
 }
 
+// project-stable-code-switched-off through the CLI: fires when the build
+// leaves the project's switch undefined, not when -D turns it on; explained.
+TEST(ProjectMode, StableCodeBehindAnUndefinedSwitchIsSaid) {
+  const std::string dir = make_temp_dir() + "/switched";
+  write_file(dir, "setup.py",
+             "from setuptools import setup\nfrom torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+             "setup(name='sw', ext_modules=[CppExtension('sw._C', ['csrc/ops.cpp'])], cmdclass={'build_ext': BuildExtension})\n");
+  write_file(dir, "csrc/ops.cpp",
+             "#ifdef SW_STABLE_API\n#include <torch/csrc/stable/library.h>\n#else\n#include <torch/library.h>\n#endif\n");
+  auto fired = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"check", "--format", "json", "--torch-include", lint::stand_ins()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(dir);
+    auto r = run_torchabi(args);
+    EXPECT_NE(r.exit_code, 2) << r.err;
+    const auto j = r.json();  // held: a range-for over a temporary's member dangles
+    for (const auto& f : j["findings"])
+      if (f["rule"] == "project-stable-code-switched-off") return true;
+    return false;
+  };
+  EXPECT_TRUE(fired({}));
+  EXPECT_FALSE(fired({"-D", "SW_STABLE_API"}));
+  auto r = run_torchabi({"explain", "project-stable-code-switched-off"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("torchabi check -D"), std::string::npos) << r.out;
+}
+
 TEST(ProjectMode, BrokenSetupPyIsOneLineExitTwo) {
   const std::string dir = make_temp_dir();
   write_file(dir, "setup.py", "from torch.utils.cpp_extension import CppExtension\nCppExtension('x', ['a.cpp'\n");

@@ -64,7 +64,8 @@ TEST(TuLimits, AnInheritedUlimitBelowTuMemoryIsNamedAsTheLimit) {
   auto r = run_torchabi_under_ulimit(kb, {"lint", "--format", "json", "--cache-dir", make_temp_dir(), "--jobs", "2",
                                           huge, small, "--", "-std=c++17"});
   expect_one_over_limit(r, huge, small, "inherited from the environment (ulimit -v " + std::to_string(kb));
-  for (const auto& f : r.json()["findings"])
+  const auto report = r.json();  // held: a range-for over a temporary's member dangles
+  for (const auto& f : report["findings"])
     if (f["rule"] == "source-tu-over-limit")
       EXPECT_EQ(f["message"].get<std::string>().find("(--tu-memory raises it)"), std::string::npos) << f.dump(1);
   EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
