@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes the torchabi wheel from a staged package tree (scripts/build-wheel.sh
-stages it): the dist-info (METADATA, WHEEL, entry_points.txt, RECORD with the
+stages it): the dist-info (METADATA, WHEEL, RECORD with the
 sha256 and size of every file) and the zip, with Python's zipfile alone.
 
   make_wheel.py --stage DIR --version X.Y.Z --tag py3-none-manylinux_2_36_x86_64
                 --readme README.md --out dist/
 
-DIR holds the importable package `torchabi/` (its files keep their modes: the
-executable bit of bin/torchabi and of the libraries survives pip install). The
+DIR holds the importable package `torchabi/` and the program,
+torchabi-X.Y.Z.data/scripts/torchabi, which pip installs into the environment's
+scripts directory as the `torchabi` command (files keep their modes: the
+executable bit of the program and of the libraries survives pip install). The
 wheel is reproducible: entries sorted, timestamps from SOURCE_DATE_EPOCH
 (default 2020-01-01). Prints the wheel's path.
 """
@@ -69,8 +71,9 @@ def main():
             with open(path, "rb") as f:
                 data = f.read()
             files.append((os.path.relpath(path, a.stage).replace(os.sep, "/"), data, os.stat(path).st_mode & 0o777))
-    if not any(n == NAME + "/bin/torchabi" for n, _, _ in files):
-        sys.exit("make_wheel: %s has no %s/bin/torchabi" % (a.stage, NAME))
+    script = "%s-%s.data/scripts/%s" % (NAME, a.version, NAME)
+    if not any(n == script for n, _, _ in files):
+        sys.exit("make_wheel: %s has no %s" % (a.stage, script))
 
     wheel = "\n".join([
         "Wheel-Version: 1.0",
@@ -78,9 +81,8 @@ def main():
         "Root-Is-Purelib: false",
         "Tag: " + a.tag,
     ]) + "\n"
-    entry_points = "[console_scripts]\n%s = %s.__main__:main\n" % (NAME, NAME)
-    for name, text in (("METADATA", metadata(a.version, readme)), ("WHEEL", wheel),
-                       ("entry_points.txt", entry_points)):
+    # No console_scripts entry point: the command is the program itself.
+    for name, text in (("METADATA", metadata(a.version, readme)), ("WHEEL", wheel)):
         files.append(("%s/%s" % (dist_info, name), text.encode("utf-8"), 0o644))
     record_name = dist_info + "/RECORD"
     record = "".join("%s,%s,%d\n" % (n, record_hash(d), len(d)) for n, d, _ in files) + record_name + ",,\n"

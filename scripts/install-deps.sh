@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages of scripts/deps.txt that are not installed yet:
 # `tool` (building torchabi and the sample tour), `wheel` (tool and building
-# the wheel) or `all` (default: tests and the wheel too).
+# the wheel), `wheel-only` (building the wheel once the tool is built, what
+# scripts/build-wheel.sh installs itself) or `all` (default: tests and the
+# wheel too).
 # Idempotent and quiet when there is nothing to do.
 #
-#   install-deps.sh [--list] [tool|wheel|all] [--unpack-to DIR]
+#   install-deps.sh [--list] [tool|wheel|wheel-only|all] [--unpack-to DIR]
 # --list: print the group's packages, one per line, and install nothing.
 # --unpack-to DIR (with tool): the [tool-files] packages that are not installed
 #   are not installed either: only the files the build needs are unpacked from
@@ -21,12 +23,13 @@ if [ "${1:-}" = --unpack-to ]; then
   unpack_to=$2
   shift 2
 fi
-[ $# = 0 ] || { echo "install-deps.sh: unexpected argument '$1' (usage: install-deps.sh [--list] [tool|wheel|all] [--unpack-to DIR])" >&2; exit 2; }
+[ $# = 0 ] || { echo "install-deps.sh: unexpected argument '$1' (usage: install-deps.sh [--list] [tool|wheel|wheel-only|all] [--unpack-to DIR])" >&2; exit 2; }
 case "$group" in
   tool) groups='tool|tool-files' ;;
   wheel) groups='tool|tool-files|wheel' ;;
+  wheel-only) groups='wheel' ;;
   all) groups='tool|tool-files|test|wheel' ;;
-  *) echo "install-deps.sh: unknown group '$group' (tool, wheel or all)" >&2; exit 2 ;;
+  *) echo "install-deps.sh: unknown group '$group' (tool, wheel, wheel-only or all)" >&2; exit 2 ;;
 esac
 [ -n "$unpack_to" ] && [ "$group" != tool ] && { echo "install-deps.sh: --unpack-to is for the tool group" >&2; exit 2; }
 packages_of() {  # $1: a regular expression of group names

@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "common/input_error.h"
+#include "common/install_layout.h"
 
 namespace torchabi::cli {
 
@@ -44,12 +45,25 @@ fs::path self_exe() {
   return ec ? fs::path() : p;
 }
 
+// Installed from the wheel into an environment that has Dask too (its
+// site-packages holds distributed/ next to torchabi/): that environment's
+// Python, in the scripts directory the program runs from. Else "".
+std::string environment_python_with_dask() {
+  const fs::path& root = install_layout::root();
+  const std::string packages = root.parent_path().filename().string();
+  if (packages != "site-packages" && packages != "dist-packages") return {};
+  std::error_code ec;
+  const fs::path python = self_exe().parent_path() / "python3";
+  if (!fs::is_directory(root.parent_path() / "distributed", ec) || !fs::exists(python, ec)) return {};
+  return python.string();
+}
+
 // The installed front end next to the binary, else the source tree's (a build tree).
 fs::path find_driver() {
   if (const char* env = std::getenv("TORCHABI_SCAN_DRIVER"); env && *env) return env;
   std::error_code ec;
   const fs::path exe = self_exe();
-  for (const fs::path& p : {exe.parent_path().parent_path() / "share/torchabi/scan.py",
+  for (const fs::path& p : {install_layout::root() / "share/torchabi/scan.py",
                             fs::path(TORCHABI_SCAN_DRIVER_SOURCE)})
     if (!p.empty() && fs::is_regular_file(p, ec)) return p;
   throw InputError("scan", "the scan front end (share/torchabi/scan.py) is not installed next to " + exe.string() +
@@ -67,7 +81,8 @@ int run(const ScanArgs& a) {
     throw InputError("--workers", "--workers starts a local cluster; it cannot be used with --scheduler");
   // TORCHABI_SCAN_PYTHON: another interpreter with Dask (tests, non-Debian systems).
   const char* env_python = std::getenv("TORCHABI_SCAN_PYTHON");
-  const std::string python = env_python && *env_python ? env_python : kPython;
+  const std::string venv_python = env_python && *env_python ? std::string() : environment_python_with_dask();
+  const std::string python = env_python && *env_python ? env_python : !venv_python.empty() ? venv_python : kPython;
   std::error_code ec;
   if (!fs::exists(python, ec))
     throw InputError(python, "not found: torchabi scan runs on Debian's Python with python3-distributed "

@@ -1,25 +1,21 @@
 #!/usr/bin/env bash
 # The wheel installed with pip into fresh venvs of bare Debian chroots
-# (scripts/test-wheel.sh: builds the wheel from BUILD_DIR, then about 10 s per
-# release). Runs only where the chroots are cached already (~/.cache/torchabi/
-# wheel-<suite>, or $TORCHABI_WHEEL_CHROOTS) or when TORCHABI_TEST_WHEEL=1 asks
-# for them to be built (minutes, with the network): otherwise skipped (77), so
-# that CI's time does not grow.
+# (scripts/test-wheel.sh: builds the wheel from BUILD_DIR, reads its files'
+# glibc needs, then about 20 s per release). The chroots (bookworm, trixie,
+# bullseye) and the old glibc the wheel's program is linked against are built
+# when missing, as the suite builds its sid chroot, and cached under
+# ~/.cache/torchabi ($TORCHABI_WHEEL_CHROOTS): a few minutes the first time,
+# with Debian's mirror. Skipped (77) only where they cannot be made at all
+# (no root, no mmdebstrap, no mirror), saying why.
 #   wheel_test.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1
 build=$2
-cache=${TORCHABI_WHEEL_CHROOTS:-$HOME/.cache/torchabi}
-suites=""
-for s in bookworm trixie bullseye; do
-  if [ "${TORCHABI_TEST_WHEEL:-0}" = 1 ] || [ -f "$cache/wheel-$s/.torchabi-ready" ]; then
-    # bullseye (too old a glibc) only when cached: it checks that pip refuses the wheel there.
-    [ "$s" = bullseye ] && [ ! -f "$cache/wheel-$s/.torchabi-ready" ] && continue
-    suites="$suites $s"
-  fi
-done
-[ -n "$suites" ] || { echo "skipped: no cached wheel chroots in $cache (TORCHABI_TEST_WHEEL=1 builds them)"; exit 77; }
+if ! reason=$("$src/scripts/fetch-glibc-sysroot.sh" 2>&1 >/dev/null); then
+  echo "skipped: the old glibc the wheel is linked against cannot be fetched here: ${reason:-no reason given}"
+  exit 77
+fi
 rc=0
-BUILD_DIR=$build "$src/scripts/test-wheel.sh" --suites "${suites# }" || rc=$?
+BUILD_DIR=$build "$src/scripts/test-wheel.sh" --suites "${TORCHABI_WHEEL_SUITES:-bookworm trixie bullseye}" || rc=$?
 [ "$rc" = 3 ] && { echo "skipped: the chroots cannot be built or entered here (reason above)"; exit 77; }
 exit "$rc"

@@ -1,6 +1,6 @@
-"""The `torchabi` command (console_scripts): replaces this Python process with
-the native binary, so that the tool's exit code, signals and output are its
-own. `python -m torchabi ...` does the same."""
+"""`python -m torchabi ...`: replaces this Python process with the native
+program (the `torchabi` command pip installed), so that the tool's exit code,
+signals and output are its own."""
 import os
 import sys
 
@@ -11,8 +11,7 @@ def main():
     exe = binary()
     argv = sys.argv[1:]
     # `torchabi scan` runs its Dask front end on an interpreter with Dask:
-    # this one when it has it (a venv with `distributed` installed), else
-    # Debian's /usr/bin/python3 as the binary chooses.
+    # this one when it has it.
     if argv[:1] == ["scan"] and not os.environ.get("TORCHABI_SCAN_PYTHON"):
         import importlib.util
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/input_error.h"
+#include "common/install_layout.h"
 
 namespace torchabi::inputs::libzip {
 
@@ -14,14 +15,11 @@ namespace {
 // Recorded by CMake from the libzip the build found (CMakeLists.txt).
 constexpr const char* kSoname = TORCHABI_LIBZIP_SONAME;
 
+// The copy shipped with the binary (an install prefix's or the wheel
+// package's lib/: common/install_layout.h), if there is one.
 std::string next_to_binary() {
-  char exe[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return {};
-  // <prefix>/bin/torchabi -> <prefix>/lib/<soname>
-  std::string p(exe, static_cast<size_t>(n));
-  for (int up = 0; up < 2; ++up) p.erase(p.rfind('/') == std::string::npos ? 0 : p.rfind('/'));
-  p += std::string("/lib/") + kSoname;
+  if (install_layout::root().empty()) return {};
+  const std::string p = install_layout::root().string() + "/lib/" + kSoname;
   struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) ? p : std::string();
 }

@@ -32,6 +32,7 @@
 #include "analyzers/runtime/driver/standins.h"
 #include "analyzers/runtime/driver/wire.h"
 #include "common/input_error.h"
+#include "common/install_layout.h"
 #include "common/json_io.h"
 #include "common/temp_dirs.h"
 #include "common/text.h"
@@ -463,6 +464,9 @@ std::string locate_runtime_library(const TorchVersion& version, const std::strin
       dirs.push_back(self / "lib/torchabi-runtime");
       dirs.push_back(self / "../lib/torchabi-runtime");
     }
+    // The wheel: the executable in the environment's scripts directory, the
+    // runtime in the package (common/install_layout.h).
+    if (!install_layout::root().empty()) dirs.push_back(install_layout::root() / "lib/torchabi-runtime");
 #ifdef TORCHABI_RUNTIME_BUILD_DIR
     dirs.push_back(TORCHABI_RUNTIME_BUILD_DIR);
 #endif

@@ -11,6 +11,7 @@
 
 #include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "common/input_error.h"
+#include "common/install_layout.h"
 
 namespace torchabi::source::libclang {
 
@@ -49,16 +50,12 @@ bool is_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// The copy shipped next to the binary (the wheel: bin/torchabi and
-// lib/libclang-19.so.19), if there is one.
+// The copy shipped with the binary (an install prefix's or the wheel
+// package's lib/libclang-19.so.19: common/install_layout.h), if there is one.
 std::string vendored_path() {
-  char exe[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return {};
-  // <prefix>/bin/torchabi -> <prefix>/lib/<soname>, spelled without "..".
-  std::string dir(exe, static_cast<size_t>(n));
-  for (int up = 0; up < 2; ++up) dir.erase(dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/'));
-  std::string p = dir + "/lib/" + kSoname;
+  const std::string root = install_layout::root().string();
+  if (root.empty()) return {};
+  std::string p = root + "/lib/" + kSoname;
   return is_file(p) ? p : std::string();
 }
 
