@@ -31,7 +31,9 @@ if(NOT EXISTS ${_s}/usr/lib/${_multiarch}/Scrt1.o OR NOT EXISTS ${_s}/lib/${_mul
 endif()
 set(_compat_source ${PROJECT_SOURCE_DIR}/packaging/glibc_compat/compat.c)
 
-add_library(torchabi_glibc_compat STATIC ${_compat_source})
+# Objects, not an archive: the linker would not go back to an archive for
+# what libstdc++.a, linked after everything, needs (__libc_single_threaded).
+add_library(torchabi_glibc_compat OBJECT ${_compat_source})
 # Its own declarations only (compat.c includes no header), no stack protector
 # (__stack_chk_fail is glibc's), no unity batch.
 target_compile_options(torchabi_glibc_compat PRIVATE -fno-stack-protector -fvisibility=hidden)
@@ -47,18 +49,22 @@ target_link_libraries(torchabi_glibc_compat_shared PRIVATE ${_s}/lib/${_multiarc
 set_target_properties(torchabi_glibc_compat_shared PROPERTIES UNITY_BUILD OFF OUTPUT_NAME torchabi-glibc-compat
   LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/manylinux NO_SONAME OFF)
 
-add_executable(torchabi-manylinux $<TARGET_OBJECTS:torchabi>)
+add_executable(torchabi-manylinux $<TARGET_OBJECTS:torchabi> $<TARGET_OBJECTS:torchabi_glibc_compat>)
 set_target_properties(torchabi-manylinux PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/manylinux
   OUTPUT_NAME torchabi)
-# compat first: what it defines is taken from it, not from the old glibc.
-target_link_libraries(torchabi-manylinux PRIVATE torchabi_glibc_compat torchabi_cli torchabi_common)
-# (libc.so and libpthread.so are linker scripts naming /lib/...: read inside the sysroot)
-target_link_options(torchabi-manylinux PRIVATE
-  -B${_s}/usr/lib/${_multiarch}/ -L${_s}/usr/lib/${_multiarch} -L${_s}/lib/${_multiarch} -Wl,--sysroot=${_s}
-  -static-libstdc++)
-
+target_link_libraries(torchabi-manylinux PRIVATE torchabi_cli torchabi_common)
+# -B: the old start files; -L: the old libc.so & co. (linker scripts naming
+# /lib/...: --sysroot has the linker read those inside the sysroot); -pthread:
+# libpthread after libstdc++.a (glibc 2.31 keeps pthread_create there; the
+# build machine's FindThreads, on glibc 2.36, adds nothing); libgcc_s is the
+# build machine's (GCC 12's, which needs _dl_find_object of glibc 2.35): only
+# its interface is linked, the system's copy is what runs, hence
+# --allow-shlib-undefined.
 set(_old_glibc_link
-  -B${_s}/usr/lib/${_multiarch}/ -L${_s}/usr/lib/${_multiarch} -L${_s}/lib/${_multiarch} -Wl,--sysroot=${_s})
+  -B${_s}/usr/lib/${_multiarch}/ -L${_s}/usr/lib/${_multiarch} -L${_s}/lib/${_multiarch} -Wl,--sysroot=${_s}
+  -pthread -Wl,--allow-shlib-undefined)
+target_link_options(torchabi-manylinux PRIVATE ${_old_glibc_link} -static-libstdc++)
+
 add_custom_target(torchabi_runtime_manylinux)
 get_target_property(_runtime_targets torchabi_runtime_libs MANUALLY_ADDED_DEPENDENCIES)
 foreach(_t IN LISTS _runtime_targets)
@@ -69,10 +75,9 @@ foreach(_t IN LISTS _runtime_targets)
   get_target_property(_opts ${_t} LINK_OPTIONS)
   get_target_property(_deps ${_t} LINK_DEPENDS)
   add_library(${_t}_manylinux SHARED $<TARGET_OBJECTS:torchabi_runtime_objects>
-    ${PROJECT_SOURCE_DIR}/packaging/glibc_compat/compat_cxx.cpp)
+    $<TARGET_OBJECTS:torchabi_glibc_compat> ${PROJECT_SOURCE_DIR}/packaging/glibc_compat/compat_cxx.cpp)
   set_target_properties(${_t}_manylinux PROPERTIES OUTPUT_NAME ${_name} UNITY_BUILD OFF
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/manylinux/torchabi-runtime LINK_DEPENDS "${_deps}")
   target_link_options(${_t}_manylinux PRIVATE ${_opts} ${_old_glibc_link})
-  target_link_libraries(${_t}_manylinux PRIVATE torchabi_glibc_compat)
   add_dependencies(torchabi_runtime_manylinux ${_t}_manylinux)
 endforeach()

@@ -4,8 +4,9 @@
 
   glibc_floor.py --max 2.28 --reference SYSROOT_LIB_DIR --compat libtorchabi-glibc-compat.so FILE...
   glibc_floor.py --max 2.28 --check FILE...      (only report; exit 1 when a file needs more:
-      a newer GLIBC_, or a libstdc++/libgcc_s version neither the libstdc++.so.6/
-      libgcc_s.so.1 among FILEs nor, when they are not, the policy's systems define)
+      a newer GLIBC_, or a libstdc++/libgcc_s version that the libstdc++.so.6/
+      libgcc_s.so.1 among FILEs in the same directory, or, when there is none,
+      the policy's systems do not define)
 
 Debian builds against its own, newer glibc, so a library's references carry
 that glibc's versions: pthread_create@GLIBC_2.34 (the version under which
@@ -247,8 +248,9 @@ def dotted(name, prefix):
 def check(path, limit, shipped):
     """The versions `path` needs that a manylinux system of glibc `limit` may
     lack: GLIBC_ newer than limit; of libstdc++ and libgcc_s, one the copy in
-    `shipped` ({soname: defined version names}) does not define, or, where the
-    wheel has no copy, newer than the policy's systems have."""
+    `shipped` ({(directory, soname): defined version names}) next to the file
+    (where RUNPATH $ORIGIN finds it) does not define, or, where there is no
+    copy next to it, newer than the policy's systems have."""
     elf = Elf(path)
     worst = []
     for _, vfile, auxes in elf.needs():
@@ -260,8 +262,9 @@ def check(path, limit, shipped):
             prefix = name.split("_")[0]
             if prefix not in POLICY_DEFINES or vfile not in ("libstdc++.so.6", "libgcc_s.so.1"):
                 continue
-            if vfile in shipped:
-                if name not in shipped[vfile]:
+            copy = shipped.get((os.path.dirname(os.path.abspath(path)), vfile))
+            if copy is not None:
+                if name not in copy:
                     worst.append("%s (of %s, which the wheel ships without it)" % (name, vfile))
             elif (dotted(name, prefix) or (0,)) > POLICY_DEFINES[prefix]:
                 worst.append("%s (of %s, which the wheel does not ship)" % (name, vfile))
@@ -282,7 +285,8 @@ def main():
         shipped = {}
         for f in a.files:
             if os.path.basename(f) in ("libstdc++.so.6", "libgcc_s.so.1"):
-                shipped[os.path.basename(f)] = set(Elf(f).definitions().values())
+                key = (os.path.dirname(os.path.abspath(f)), os.path.basename(f))
+                shipped[key] = set(Elf(f).definitions().values())
         for f in a.files:
             try:
                 worst = check(f, limit, shipped)

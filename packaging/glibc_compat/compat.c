@@ -49,6 +49,13 @@ EXPORT int fstatat64(int d, const char *p, struct stat *b, int f) { return __fxs
 EXPORT int mknod(const char *p, mode_t m, dev_t d) { return __xmknod(0, p, m, &d); }
 EXPORT int mknodat(int dir, const char *p, mode_t m, dev_t d) { return __xmknodat(0, dir, p, m, &d); }
 
+/* glibc 2.36: the system call's wrapper (the sandbox of project mode makes
+ * mounts read-only with it; Linux 5.12+, ENOSYS before, as glibc's). */
+#define SYS_mount_setattr 442
+EXPORT int mount_setattr(int dirfd, const char *path, unsigned int flags, void *attr, size_t size) {
+  return (int)syscall(SYS_mount_setattr, dirfd, path, flags, attr, size);
+}
+
 /* glibc 2.32: whether the process has only one thread, so that libstdc++ may
  * skip atomic operations. 0 ("maybe not") is always correct, only slower. */
 EXPORT char __libc_single_threaded = 0;
