@@ -19,27 +19,23 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 def binary():
     """Path of the torchabi executable installed with this package."""
-    # The file pip recorded for this distribution (the scripts directory of
-    # whichever scheme it was installed with: venv, --user, --prefix, ...).
+    # Where pip puts scripts for this interpreter's scheme (a venv, a system
+    # or conda Python): the common case, without reading any metadata.
+    p = os.path.join(sysconfig.get_path("scripts"), "torchabi")
+    if os.path.isfile(p):
+        return p
+    # Else the file pip recorded for this distribution (--user, --prefix, ...).
     try:
         from importlib.metadata import PackageNotFoundError, distribution
-
+    except ImportError:  # Python < 3.8 has no importlib.metadata
+        distribution = None
+    if distribution is not None:
         try:
             for f in distribution("torchabi").files or []:
-                if f.name == "torchabi" and f.parent.name in ("bin", "Scripts"):
+                if f.name == "torchabi" and f.parent.name == "bin":
                     p = os.path.realpath(str(f.locate()))
                     if os.path.isfile(p):
                         return p
         except PackageNotFoundError:
             pass
-    except ImportError:  # Python < 3.8 has no importlib.metadata
-        pass
-    for scheme in (None, "posix_user"):
-        try:
-            d = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
-        except KeyError:
-            continue
-        p = os.path.join(d, "torchabi")
-        if os.path.isfile(p):
-            return p
     return shutil.which("torchabi") or os.path.join(os.path.dirname(sys.executable), "torchabi")
