@@ -41,8 +41,9 @@ std::vector<fs::path> wheel_packages(const fs::path& scheme) {
   return found;
 }
 
-fs::path find_root() {
-  const fs::path exe = self_exe();
+}  // namespace
+
+fs::path root_for(const fs::path& exe) {
   if (exe.empty()) return {};
   const fs::path prefix = exe.parent_path().parent_path();
   if (has_runtime(prefix)) return prefix;
@@ -53,8 +54,6 @@ fs::path find_root() {
   return candidates.empty() ? prefix : candidates.front();
 }
 
-}  // namespace
-
 fs::path self_exe() {
   std::error_code ec;
   fs::path p = fs::read_symlink("/proc/self/exe", ec);
@@ -62,7 +61,7 @@ fs::path self_exe() {
 }
 
 const fs::path& root() {
-  static const fs::path r = find_root();
+  static const fs::path r = root_for(self_exe());
   return r;
 }
 

@@ -28,4 +28,7 @@ std::filesystem::path self_exe();
 // Computed once.
 const std::filesystem::path& root();
 
+// The same for an executable at `exe` (a real path): what root() uses, for tests.
+std::filesystem::path root_for(const std::filesystem::path& exe);
+
 }  // namespace torchabi::install_layout
