@@ -89,7 +89,7 @@ TEST(CudaToolkitHeaders, WithoutClangsCudaWrappersCubsPlacementNewDoesNotParse) 
 }
 
 // The machine's own CUDA toolkit (/usr/local/cuda, CUDA_HOME, nvcc on PATH).
-class RealToolkitHeaders : public ::testing::Test {
+class RealCudaToolkitHeaders : public ::testing::Test {
 protected:
   void SetUp() override {
     search_ = inputs::find_cuda_installation({});
@@ -106,7 +106,7 @@ protected:
   inputs::CudaSearch search_;
 };
 
-TEST_F(RealToolkitHeaders, EveryLibraryHeaderFamilyParsesForSm80AndSm90) {
+TEST_F(RealCudaToolkitHeaders, EveryLibraryHeaderFamilyParsesForSm80AndSm90) {
   const std::string cu = lint_fixture("cuda/toolkit_headers.cu");
   for (const auto& flags : std::vector<std::vector<std::string>>{{"-std=c++17", "--cuda-gpu-arch=sm_80"},
                                                                  {"-std=c++20", "--cuda-gpu-arch=sm_90a"}}) {
@@ -120,7 +120,7 @@ TEST_F(RealToolkitHeaders, EveryLibraryHeaderFamilyParsesForSm80AndSm90) {
   }
 }
 
-TEST_F(RealToolkitHeaders, TheStandInsFixtureParsesWithTheRealToolkitToo) {
+TEST_F(RealCudaToolkitHeaders, TheStandInsFixtureParsesWithTheRealToolkitToo) {
   TuResult r = lint_with(lint_fixture("cuda/libraries.cu"), {"-std=c++17"});
   ASSERT_TRUE(r.failure.empty()) << r.failure;
   EXPECT_EQ(first_error(r), "") << search_.summary();
@@ -128,7 +128,7 @@ TEST_F(RealToolkitHeaders, TheStandInsFixtureParsesWithTheRealToolkitToo) {
 
 // The command nvcc really ran (code generation for two architectures, host
 // flags through -Xcompiler): the CUDA installation is the nvcc's.
-TEST_F(RealToolkitHeaders, AnNvccCompileCommandParses) {
+TEST_F(RealCudaToolkitHeaders, AnNvccCompileCommandParses) {
   const std::string cu = lint_fixture("cuda/libraries.cu");
   const std::string nvcc = search_.found->root + "/bin/nvcc";
   inputs::CompileCommand c{cu, fs::path(cu).parent_path().string(),
