@@ -59,6 +59,59 @@ std::string vendored_path() {
   return is_file(p) ? p : std::string();
 }
 
+// The major release of the libclang in `file`, from its name (libclang-19.so.1,
+// libclang.so.19), else the one torchabi was built against.
+std::string major_of(const std::string& file) {
+  const std::string name = file.substr(file.rfind('/') + 1);
+  auto digits_at = [&](size_t p) {
+    size_t e = p;
+    while (e < name.size() && name[e] >= '0' && name[e] <= '9') ++e;
+    return name.substr(p, e - p);
+  };
+  if (name.rfind("libclang-", 0) == 0)
+    if (std::string d = digits_at(9); !d.empty()) return d;
+  if (name.rfind("libclang.so.", 0) == 0)
+    if (std::string d = digits_at(12); !d.empty()) return d;
+  const std::string built = kBuiltAgainst;
+  return built.substr(0, built.find('.'));
+}
+
+std::string real_path(const std::string& p) {
+  char* r = ::realpath(p.c_str(), nullptr);
+  if (!r) return {};
+  std::string out = r;
+  std::free(r);
+  return out;
+}
+
+// The resource directory (clang's own headers: stddef.h, ..., and
+// include/cuda_wrappers) that belongs with the libclang at `library`, or "".
+// clang's driver inside libclang does not know where it is installed (it has
+// no executable path), so without -resource-dir it derives its resource
+// directory from nothing: libclang's front end still finds the builtin
+// headers by itself, but what only the driver adds is lost -- in CUDA mode
+// include/cuda_wrappers, clang's <new>, <cmath>, <complex> and <algorithm>
+// with the __device__ overloads (placement new in CUB's kernels, std::min in
+// Thrust) that clang's CUDA support puts first in the search path. Looked for
+// as LLVM installs it (<libdir>/clang/<major>: upstream, Fedora, the wheel)
+// and as Debian and Ubuntu do (libclang1-N's file in the multiarch directory,
+// its headers in /usr/lib/llvm-N/lib/clang/N), next to the file and next to
+// its real path.
+std::string resource_dir_for(const std::string& library) {
+  if (library.find('/') == std::string::npos) return {};  // a soname: where the loader finds it is not known here
+  const std::string major = major_of(library);
+  if (major.empty()) return {};
+  std::vector<std::string> dirs = {library.substr(0, library.rfind('/'))};
+  if (const std::string real = real_path(library); !real.empty()) dirs.push_back(real.substr(0, real.rfind('/')));
+  for (const auto& dir : dirs)
+    for (const std::string& cand : {dir + "/clang/" + major, dir + "/../llvm-" + major + "/lib/clang/" + major})
+      if (is_file(cand + "/include/stddef.h")) {
+        const std::string real = real_path(cand);
+        return real.empty() ? cand : real;
+      }
+  return {};
+}
+
 }  // namespace
 
 void* open_library() {
@@ -98,13 +151,11 @@ std::string describe() {
 
 std::string identity() {
   std::string id = std::string("libclang ") + kBuiltAgainst + "\n";
-  if (const char* env = std::getenv("TORCHABI_LIBCLANG"); env && *env) return id + env;
-  if (const std::string vendored = vendored_path(); !vendored.empty()) {
-    std::string major = kBuiltAgainst;
-    return id + vendored + "\n-resource-dir " + vendored.substr(0, vendored.rfind('/')) + "/clang/" +
-           major.substr(0, major.find('.'));
-  }
-  return id + kConfiguredPath;
+  std::string file = kConfiguredPath;
+  if (const char* env = std::getenv("TORCHABI_LIBCLANG"); env && *env) file = env;
+  else if (const std::string vendored = vendored_path(); !vendored.empty()) file = vendored;
+  const std::string resource = resource_dir_for(file);
+  return id + file + (resource.empty() ? std::string() : "\n-resource-dir " + resource);
 }
 
 const std::vector<const char*>& extra_arguments() {
@@ -112,14 +163,8 @@ const std::vector<const char*>& extra_arguments() {
   // this only after loading).
   static const std::vector<const char*> args = [] {
     std::vector<const char*> a;
-    const std::string vendored = vendored_path();
-    if (vendored.empty() || loaded_from != vendored) return a;
-    std::string major = kBuiltAgainst;
-    major = major.substr(0, major.find('.'));
-    static const std::string dir = vendored.substr(0, vendored.rfind('/')) + "/clang/" + major;
-    struct stat st {};
-    if (major.empty() || ::stat((dir + "/include").c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return a;
-    a = {"-resource-dir", dir.c_str()};
+    static const std::string dir = resource_dir_for(loaded_from);
+    if (!dir.empty()) a = {"-resource-dir", dir.c_str()};
     return a;
   }();
   return args;

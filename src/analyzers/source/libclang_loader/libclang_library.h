@@ -17,10 +17,13 @@ void* open_library();
 void* resolve(void* handle, const char* name);
 
 // Arguments every parse passes first, for the libclang loaded (after
-// open_library()): for the copy shipped next to the binary (the wheel),
-// "-resource-dir <prefix>/lib/clang/<major>", the clang headers (stddef.h,
-// ...) shipped with it, since a libclang built for a distribution looks for
-// them where that distribution installs them. Empty otherwise.
+// open_library()): "-resource-dir DIR", the clang headers (stddef.h, ...,
+// include/cuda_wrappers) that belong with it -- for the copy shipped next to
+// the binary (the wheel) <prefix>/lib/clang/<major>, since a libclang built
+// for a distribution looks for them where that distribution installs them;
+// for a system libclang its installation's, since clang's driver inside
+// libclang cannot find them itself and CUDA parses need the wrappers it adds
+// (libclang_library.cpp). Empty when none is found.
 const std::vector<const char*>& extra_arguments();
 
 }  // namespace torchabi::source::libclang
