@@ -12,4 +12,11 @@ namespace torchabi::findings {
 // located in a header it includes.
 constexpr std::string_view kCompiledFrom = "compiled from ";
 
+// The fact of a translation unit whose parse a non-stable include broke
+// (analyzers/source/broken_parse.h): "<ATen/cuda/CUDAContext.h> at
+// ops.cpp:7". Findings resting on what that parse lost are notes that say so,
+// the registration checks' too (analyzers/schema).
+constexpr std::string_view kParseBrokenBy = "parse broken by";
+constexpr std::string_view kRestsOnBrokenParse = "rests on a parse broken by ";
+
 }  // namespace torchabi::findings

@@ -348,6 +348,43 @@ TEST(ProjectJitLoad, ARequirementIsNotBelowWhatAJitLibraryImports) {
   }
 }
 
+// Issue 49: an untargeted load() library is compiled by the user's torch,
+// which the requirement chooses: code that calls torch::stable::reshape and
+// contiguous (2.10) under `torch>=2.6` does not compile on 2.6.
+// A warning at the requirement naming the APIs; none under `torch>=2.10`.
+TEST(ProjectJitLoad, ARequirementBelowWhatAJitLibraryCallsIsAWarning) {
+  if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
+  for (const std::string requirement : {"torch>=2.6", "torch>=2.10"}) {
+    const std::string dir = make_temp_dir() + "/jitreq";
+    write_file(dir, "pyproject.toml", "[project]\nname = \"jitreq\"\ndependencies = [\"" + requirement + "\"]\n");
+    write_file(dir, "jitreq/_ops.py",
+               "from torch.utils.cpp_extension import load\n"
+               "def build():\n"
+               "    return load(name='jitreq_ops', sources=['csrc/ops.cpp'], is_python_module=False)\n");
+    write_file(dir, "csrc/ops.cpp",
+               "#include <torch/csrc/stable/library.h>\n#include <torch/csrc/stable/ops.h>\n"
+               "#include <torch/csrc/stable/tensor.h>\n"
+               "torch::stable::Tensor flat(torch::stable::Tensor t) {\n"
+               "  return torch::stable::reshape(torch::stable::contiguous(t), {t.numel()});\n}\n"
+               "STABLE_TORCH_LIBRARY(jitreq, m) { m.def(\"flat(Tensor t) -> Tensor\"); }\n"
+               "STABLE_TORCH_LIBRARY_IMPL(jitreq, CPU, m) { m.impl(\"flat\", TORCH_BOX(&flat)); }\n");
+    auto r = run_torchabi({"check", "--format", "json", "--torch-include", test::real_torch_include(), dir});
+    ASSERT_NE(r.exit_code, 2) << r.err << r.out;
+    const auto j = r.json();
+    const bool below = requirement == "torch>=2.6";
+    EXPECT_EQ(findings(j).count({"build-requirement-below-jit-floor", "pyproject.toml", 3}), below ? 1u : 0u)
+        << requirement << j.dump(1);
+    EXPECT_EQ(findings(j).count({"build-requirement-below-target", "pyproject.toml", 3}), 0u) << j.dump(1);
+    for (const auto& f : j["findings"]) {
+      if (f["rule"] != "build-requirement-below-jit-floor") continue;
+      EXPECT_EQ(f["severity"], "warning");
+      const std::string m = f["message"];
+      EXPECT_NE(m.find("torch::stable::contiguous, torch::stable::reshape"), std::string::npos) << m;
+      EXPECT_NE(m.find("2.10"), std::string::npos) << m;
+    }
+  }
+}
+
 // A module whose only load() is not torch's: nothing to check.
 TEST(ProjectJitLoad, OtherFunctionsNamedLoadAreNotExtensions) {
   const std::string dir = make_temp_dir();

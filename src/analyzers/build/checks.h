@@ -9,6 +9,7 @@ void check_target_missing(const ProjectView& view, findings::Report& report);
 void check_target_mismatch(const ProjectView& view, findings::Report& report);
 void check_define_missing(const ProjectView& view, findings::Report& report);
 void check_requirement(const ProjectView& view, findings::Report& report);
+void check_jit_requirement(const ProjectView& view, findings::Report& report);
 
 // Removes the per-file build-target-version-missing findings of `files` and
 // returns them (the project-level finding restates them at the build file).

@@ -26,6 +26,7 @@ void check_configurations(const inputs::ProjectBuild& project, const std::string
   check_target_missing(view, lint);
   check_define_missing(view, lint);
   check_requirement(view, lint);
+  check_jit_requirement(view, lint);
   keep_what_rests_on_resolved_flags(project, platform, lint);
   keep_targets_of_shipped_libraries(project, platform, lint);
   note_branches_no_configuration_compiles(project, lint);

@@ -1,5 +1,6 @@
 #include "analyzers/build/linted_configurations.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -50,7 +51,7 @@ ProjectView view_of(const inputs::ProjectBuild& project, const std::string& plat
     }
     if (!c.stable_expected) continue;
     by_label[c.label()] = v.linted.size();
-    v.linted.push_back({&c, {}, {}, {}, {}, {}, {}});
+    v.linted.push_back({&c, {}, {}, {}, {}, {}, {}, {}});
   }
   for (const auto& s : lint.subjects) {
     if (s.kind != "translation-unit") continue;
@@ -61,7 +62,14 @@ ProjectView view_of(const inputs::ProjectBuild& project, const std::string& plat
     LintedConfiguration& lc = v.linted[it->second];
     lc.stable_files.push_back(s.path);
     if (auto f = first_release(floor); f && (!lc.floor || *f > *lc.floor)) lc.floor = f;
-    if (s.floor && (!lc.code_floor || *s.floor > *lc.code_floor)) lc.code_floor = s.floor;
+    if (s.floor && (!lc.code_floor || *s.floor > *lc.code_floor)) {
+      lc.code_floor = s.floor;
+      lc.code_floor_set_by.clear();
+    }
+    if (s.floor && lc.code_floor && *s.floor == *lc.code_floor && !s.floor_is_baseline)
+      for (const auto& api : s.floor_set_by)
+        if (std::find(lc.code_floor_set_by.begin(), lc.code_floor_set_by.end(), api) == lc.code_floor_set_by.end())
+          lc.code_floor_set_by.push_back(api);
     const std::string target = fact(s, "TORCH_TARGET_VERSION");
     if (auto t = first_release(target); t) {
       if (!lc.target || *t > *lc.target) lc.target = t;

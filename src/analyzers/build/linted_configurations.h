@@ -24,6 +24,7 @@ struct LintedConfiguration {
   std::vector<std::string> invalid_target;
   std::optional<TorchVersion> floor;        // the release the build will need (predicted)
   std::optional<TorchVersion> code_floor;   // the oldest release its code allows
+  std::vector<std::string> code_floor_set_by;  // the APIs that set code_floor
   bool stable() const { return !stable_files.empty(); }
   bool states_target() const { return target || !invalid_target.empty(); }
 };

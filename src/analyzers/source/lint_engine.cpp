@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "analyzers/source/broken_parse.h"
 #include "analyzers/source/inline_suppressions.h"
 #include "analyzers/source/libclang_loader/libclang_loader.h"
 #include "analyzers/source/result_cache.h"
@@ -107,6 +108,7 @@ TuResult analyze_translation_unit(const inputs::ClangArgs& args, const LintEnv& 
   const ParsedTu& tu = *outcome.tu;
   CheckContext ctx(tu, env, r);
   for (auto& check : make_lint_checks()) check->run(ctx);
+  note_what_rests_on_a_broken_parse(tu, r);
   r.suppressions = scan_inline_suppressions(ctx);
   r.files_read = tu.files_read();
   if (how.record_missing) r.files_missing = tu.files_missing();

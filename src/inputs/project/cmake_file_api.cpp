@@ -13,6 +13,7 @@
 #include "common/version.h"
 #include "inputs/project/cmake_reply.h"
 #include "inputs/project/cmake_stand_ins.h"
+#include "inputs/project/continued_scope.h"
 #include "inputs/project/environment/build_environment.h"
 #include "inputs/project/environment/cmake_prerequisites.h"
 #include "inputs/project/environment/cmake_version_floor.h"
@@ -241,14 +242,20 @@ FileApiResult configure_with_file_api(const std::string& cmake_lists, const Torc
     }
   }
   if (!continued.empty()) {
-    // Which flags the missing packages would have added is unknown; so is
-    // what a project skips after its own FATAL_ERROR: every target's flags.
+    // Which flags the missing packages would have added is unknown, for the
+    // targets they can change (continued_scope.h); what a project skips
+    // after its own FATAL_ERROR, for every target.
     std::vector<std::string> what;
     for (const auto& c : continued) what.push_back(describe(c));
     const std::string listed = join(what, "; ");
-    for (auto& c : reply.configurations)
+    for (auto& c : reply.configurations) {
+      const std::string target = c.unit.starts_with("target ") ? c.unit.substr(7) : c.unit;
+      std::vector<std::string> here;
+      for (const auto* e : continued_affecting(continued, target)) here.push_back(describe(*e));
+      if (here.empty()) continue;
       c.unresolved += (c.unresolved.empty() ? "" : "; ") +
-                      std::string("what the prerequisites this machine lacks would add (") + listed + ")";
+                      std::string("what the prerequisites this machine lacks would add (") + join(here, "; ") + ")";
+    }
     r.notes.push_back({lists.string(), 0,
                        "the configure stopped at a prerequisite this machine lacks (" + first_error +
                            "): configured again past it, as on a build machine that has it: " + listed});

@@ -18,7 +18,11 @@ namespace torchabi::inputs {
 // and some of whose sources reach a legacy one (through the project's
 // headers too: torch_include_kind.h), when another unit of the same platform
 // does reach the stable ABI. kernel-builder backends keep what build.toml
-// says. Adds a fact naming each such unit.
+// says. Never a unit whose build targets the stable ABI (TORCH_TARGET_VERSION
+// or TORCH_STABLE_ONLY in its flags) or one of whose sources reaches the
+// stable API, a source that includes both kinds counting as stable: those
+// are ports, linted, their non-stable includes errors. Adds a fact naming
+// each such unit.
 void mark_legacy_by_design(ProjectBuild& b, const std::string& platform);
 
 }  // namespace torchabi::inputs

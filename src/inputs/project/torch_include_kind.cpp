@@ -52,7 +52,7 @@ TorchIncludeGraph::Own TorchIncludeGraph::own_includes(const std::string& file) 
         own.api = own.api || !name.starts_with("torch/headeronly/");
       }
     for (const char* root : kLegacyRoots)
-      if (name.starts_with(root)) torch = true, own.kind = TorchIncludeKind::Legacy;
+      if (name.starts_with(root)) torch = true, own.legacy = true, own.kind = TorchIncludeKind::Legacy;
     if (!torch) own.quoted.push_back(name);
   }
   return own;
@@ -107,8 +107,21 @@ bool TorchIncludeGraph::reach_api(const std::string& file, int depth) {
   return api;
 }
 
+bool TorchIncludeGraph::reach_mixed(const std::string& file, int depth) {
+  if (const auto it = mixed_memo_.find(file); it != mixed_memo_.end()) return it->second;
+  mixed_memo_[file] = false;  // an include cycle adds nothing
+  const Own own = own_includes(file);
+  bool mixed = own.api && own.legacy;
+  for (size_t i = 0; !mixed && depth < kMaxDepth && i < own.quoted.size(); ++i)
+    if (const std::string header = resolve(file, own.quoted[i]); !header.empty()) mixed = reach_mixed(header, depth + 1);
+  mixed_memo_[file] = mixed;
+  return mixed;
+}
+
 TorchIncludeKind TorchIncludeGraph::kind(const std::string& file) { return reach(file, 0); }
 
 bool TorchIncludeGraph::reaches_stable_api(const std::string& file) { return reach_api(file, 0); }
+
+bool TorchIncludeGraph::mixes_stable_and_legacy(const std::string& file) { return reach_mixed(file, 0); }
 
 }  // namespace torchabi::inputs

@@ -34,20 +34,29 @@ class TorchIncludeGraph {
   // make a source part of a stable port.
   bool reaches_stable_api(const std::string& file);
 
+  // Whether `file`, or a project header it reaches, names both a stable API
+  // header (beyond header-only C++) and a legacy one in its own #include
+  // lines: a port in progress, whose legacy include is a defect to report,
+  // not the mark of a legacy library (kind() says Legacy for it).
+  bool mixes_stable_and_legacy(const std::string& file);
+
  private:
   struct Own {
     TorchIncludeKind kind = TorchIncludeKind::None;
     bool api = false;                 // a stable header other than torch/headeronly
+    bool legacy = false;              // an ATen, c10 or torch/extension.h header
     std::vector<std::string> quoted;  // included names that may be the project's
   };
   Own own_includes(const std::string& file) const;
   std::string resolve(const std::string& from, const std::string& name) const;
   TorchIncludeKind reach(const std::string& file, int depth);
   bool reach_api(const std::string& file, int depth);
+  bool reach_mixed(const std::string& file, int depth);
 
   std::map<std::string, std::vector<std::string>> by_basename_;
   std::map<std::string, TorchIncludeKind> memo_;
   std::map<std::string, bool> api_memo_;
+  std::map<std::string, bool> mixed_memo_;
 };
 
 }  // namespace torchabi::inputs

@@ -111,5 +111,63 @@ TEST(LegacyByDesign, AHeaderOnlyHelperDoesNotMakeALegacyUnitStable) {
   EXPECT_TRUE(m.facts.empty());
 }
 
+// Issue 49: a stable source that also includes an ATen header (a port in
+// progress) is not legacy; the unit is linted and the include reported.
+TEST(LegacyByDesign, ASourceThatIncludesBothKindsIsAPortNotLegacy) {
+  Tree t;
+  t.write("csrc/half_ported.cpp",
+          "#include <torch/csrc/stable/library.h>\n#include <ATen/core/Tensor.h>\n");
+  ProjectBuild b = t.project({t.unit("extension a", "cxx", {"csrc/half_ported.cpp", "csrc/plain.cpp"}),
+                              t.unit("extension b", "cxx", {"csrc/stable_ops.cpp"})});
+  mark_legacy_by_design(b, "linux");
+  EXPECT_TRUE(b.configurations[0].stable_expected);
+  EXPECT_TRUE(b.facts.empty());
+
+  // Both kinds in a project header the source includes: the same port.
+  t.write("csrc/mixed.h", "#pragma once\n#include <ATen/ATen.h>\n#include <torch/csrc/stable/tensor.h>\n");
+  t.write("csrc/through_header.hip", "#include \"mixed.h\"\n");
+  ProjectBuild h = t.project({t.unit("extension a", "cxx", {"csrc/through_header.hip"}),
+                              t.unit("extension b", "cxx", {"csrc/stable_ops.cpp"})});
+  mark_legacy_by_design(h, "linux");
+  EXPECT_TRUE(h.configurations[0].stable_expected);
+  EXPECT_TRUE(h.facts.empty());
+}
+
+// The same legacy sources, built with TORCH_TARGET_VERSION or
+// TORCH_STABLE_ONLY: the build targets the stable ABI, so they are linted.
+TEST(LegacyByDesign, AUnitBuiltForTheStableAbiIsLintedWhateverItIncludes) {
+  Tree t;
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"c++", "-DTORCH_TARGET_VERSION=0x020a000000000000", "-DPy_LIMITED_API=0x03090000"},
+        std::vector<std::string>{"nvcc", "-D", "TORCH_STABLE_ONLY"}}) {
+    BuildConfiguration legacy = t.unit("extension a", "cxx", {"csrc/legacy_ops.cpp"});
+    legacy.arguments = flags;
+    ProjectBuild b = t.project({legacy, t.unit("extension b", "cxx", {"csrc/stable_ops.cpp"})});
+    mark_legacy_by_design(b, "linux");
+    EXPECT_TRUE(b.configurations[0].stable_expected) << flags[1];
+    EXPECT_TRUE(b.facts.empty()) << flags[1];
+  }
+  // A limited Python API alone is no stable-ABI build; nor is a macro that
+  // merely starts with the name.
+  for (const std::vector<std::string>& flags :
+       {std::vector<std::string>{"c++", "-DPy_LIMITED_API=0x03090000"},
+        std::vector<std::string>{"c++", "-DTORCH_TARGET_VERSION_UNUSED=1"}}) {
+    BuildConfiguration legacy = t.unit("extension a", "cxx", {"csrc/legacy_ops.cpp"});
+    legacy.arguments = flags;
+    ProjectBuild b = t.project({legacy, t.unit("extension b", "cxx", {"csrc/stable_ops.cpp"})});
+    mark_legacy_by_design(b, "linux");
+    EXPECT_FALSE(b.configurations[0].stable_expected) << flags[1];
+    ASSERT_EQ(b.facts.size(), 1u) << flags[1];
+  }
+  // A legacy unit next to one whose only stable evidence is its flags is
+  // still legacy by design: the other unit is the port.
+  BuildConfiguration flagged = t.unit("extension b", "cxx", {"csrc/plain.cpp"});
+  flagged.arguments = {"c++", "-DTORCH_TARGET_VERSION=0x020a000000000000"};
+  ProjectBuild f = t.project({t.unit("extension a", "cxx", {"csrc/legacy_ops.cpp"}), flagged});
+  mark_legacy_by_design(f, "linux");
+  EXPECT_FALSE(f.configurations[0].stable_expected);
+  EXPECT_TRUE(f.configurations[1].stable_expected);
+}
+
 }  // namespace
 }  // namespace torchabi::inputs

@@ -1,6 +1,7 @@
 #include "analyzers/schema/registrations/lint_integration.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -14,6 +15,7 @@
 #include "analyzers/source/lint_engine.h"
 #include "analyzers/source/tu_check.h"
 #include "common/json_io.h"
+#include "findings/note_prefixes.h"
 #include "inputs/rules_source.h"
 
 namespace torchabi::schema {
@@ -76,6 +78,22 @@ std::vector<TuRegistrations> take_registrations(findings::Report& report) {
   return out;
 }
 
+// The translation units whose parse a non-stable include broke
+// (source/broken_parse.h), by absolute path: what the registration checks
+// conclude from their AST (a dispatch key the macro's expansion lost) rests
+// on it.
+std::map<std::string, std::string> broken_parses(const findings::Report& report) {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  for (const auto& s : report.subjects) {
+    if (s.kind != "translation-unit") continue;
+    for (const auto& [k, v] : s.facts)
+      if (k == findings::kParseBrokenBy)
+        out[std::filesystem::absolute(s.path, ec).lexically_normal().string()] = v;
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_registration_extraction() {
@@ -111,7 +129,16 @@ void add_registration_checks(findings::Report& report, const std::vector<std::st
   RegistrationOutcome outcome = check_registrations(all, env, whole_project);
 
   std::map<std::string, std::vector<source::InlineSuppression>> by_file;
+  const auto broken = broken_parses(report);
   for (auto& f : outcome.findings) {
+    std::error_code ec;
+    const auto cause = broken.find(std::filesystem::absolute(f.location.file, ec).lexically_normal().string());
+    if (cause != broken.end() && !(f.severity && *f.severity == findings::Severity::Note)) {
+      const std::string because = std::string(findings::kRestsOnBrokenParse) + cause->second;
+      f.severity = findings::Severity::Note;
+      f.message += " (" + because + ")";
+      f.notes.push_back(because + ": the registration was read from what that parse kept; fix the include first");
+    }
     auto [it, added] = by_file.try_emplace(f.location.file);
     if (added && !f.location.file.empty()) it->second = suppressions_in(f.location.file);
     if (std::any_of(it->second.begin(), it->second.end(), [&](const auto& s) { return source::covers(s, f); })) {
