@@ -126,13 +126,14 @@ private:
       const int p = param_of(a);
       if (p < 0) continue;
       const std::string param = spelling(params_[p]);
-      // In-place stable ops and C shims write their first argument; C shim
-      // out-variants (aoti_torch_cpu_add_out(out, ...)) too.
-      if (i == 0 && ((stable_op && in_place_name(name)) || (shim && (in_place_name(name) || name.ends_with("_out") ||
-                                                                     name.find("__") != std::string::npos)))) {
+      // In-place stable ops and C shims write their first argument, and so do
+      // out-variants (torch::stable::sum_out(out, ...), aoti_torch_cpu_add_out(out, ...)).
+      const bool writes_first = in_place_name(name) || name.ends_with("_out") ||
+                                (shim && name.find("__") != std::string::npos);  // aoti_torch_fill__Scalar
+      if (i == 0 && (stable_op || shim) && writes_first) {
         record(p, qualified + "(" + param + (n > 1 ? ", ...)" : ")"), c);
         account(a);
-      } else if (stable_op && !in_place_name(name)) {
+      } else if (stable_op && !in_place_name(name) && !name.ends_with("_out")) {
         account(a);  // a functional stable op reads its inputs
       }
     }
