@@ -67,7 +67,7 @@ OpcheckRun run_opcheck(const std::string& extension, const std::string& python, 
   const inputs::ChildResult r = inputs::run_timed({env.python, (tmp / "opcheck_run.py").string(), ext.string()},
                                                   tmp.string(), timeout_seconds, &env.confinement);
   if (r.sandbox_unavailable) {
-    run.why_not = "the interpreter cannot be confined here (no namespaces), so opcheck did not run";
+    run.why_not = "the interpreter cannot be confined here, so opcheck did not run (" + text::last_line(r.output) + ")";
     return run;
   }
   if (!r.started) {
