@@ -51,6 +51,8 @@
 #     kernel under each dispatch key, called in real torch (torch.library)
 #     against torchabi's lint of the same legacy registrations, and the rule's
 #     legacy fixtures compiled and called (scripts/against-torch/tensorless_dispatch.sh).
+# 13. `run --torch PYTHON`: real opcheck run by torchabi, sandboxed, in the
+#     chroot's python (scripts/against-torch/opcheck_torch.sh; phase 4d).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -262,6 +264,12 @@ done
 wait
 python3 "$root/scripts/against-torch/opcheck.py" --compare "$work"/opcheck/*.json --torchabi "$torchabi" \
   --work "$work" --chroot-work "$work_in" || status=1
+# 4d. `torchabi run --torch PYTHON` itself: real opcheck in the chroot's python
+# through torchabi's sandbox, on fixtures that fail test_schema and
+# test_faketensor, one whose inputs only its own check messages reveal, and
+# one that passes every utility (scripts/against-torch/opcheck_torch.sh).
+phase "run --torch: torch.library.opcheck run by torchabi in the chroot's python"
+sub_phase "the chroot could not be used" "$root/scripts/against-torch/opcheck_torch.sh" "$chroot_dir" "$build"
 # 5. `audit --torch` against real loading: legacy extensions built against
 # bookworm's 1.13 (versioned and unversioned DT_NEEDED) and against sid's
 # headers, and stable ones, each loaded by real torch (sid in the chroot,

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "analyzers/runtime/driver/run_extension.h"
+#include "analyzers/runtime/opcheck/opcheck.h"
 #include "cli/commands.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
@@ -21,6 +22,8 @@ struct RunArgs {
   std::string runtime_dir;
   std::string root;
   std::vector<std::string> preload;
+  std::string torch_python;  // --torch PYTHON: also real torch.library.opcheck there
+  int opcheck_timeout = 900;
   ReportOptions report;
 };
 
@@ -41,6 +44,9 @@ int run(const RunArgs& a) {
   findings::Report report;
   report.command = "run";
   runtime_driver::run_extension(options, report);
+  if (!a.torch_python.empty())
+    runtime_opcheck::add_opcheck_findings(runtime_opcheck::run_opcheck(a.extension, a.torch_python, a.opcheck_timeout),
+                                          a.extension, a.torch_python, report);
   return finish_report(report, a.report, {a.extension});
 }
 
@@ -69,6 +75,11 @@ void add_run_command(CLI::App& app, Dispatch& d) {
                   "Load this library (RTLD_GLOBAL) before the extension, as its package's Python does for a sibling "
                   "the extension names by another file name (repeatable)")
       ->allow_extra_args(false);  // one library per --preload: EXT after it stays the extension
+  cmd->add_option("--torch", args->torch_python,
+                  "Also run PyTorch's own torch.library.opcheck on every op, in this Python interpreter (one with "
+                  "torch 2.4 or later), confined like a build script; each failing utility becomes a finding");
+  cmd->add_option("--opcheck-timeout", args->opcheck_timeout, "Seconds the whole opcheck run may take")
+      ->default_val(900);
   add_report_options(*cmd, args->report);
   cmd->callback([&d, args] { d.run = [args] { return run(*args); }; });
 }

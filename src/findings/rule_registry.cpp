@@ -25,7 +25,8 @@ const char* to_string(FixKind k) {
 
 const std::vector<std::string>& RuleRegistry::groups() {
   static const std::vector<std::string> g = {"binary", "source", "version", "schema",
-                                             "boxed",  "runtime", "torchbind", "backend", "project", "build"};
+                                             "boxed",  "runtime", "torchbind", "backend", "project", "build",
+                                             "compile", "opcheck"};
   return g;
 }
 

@@ -167,6 +167,12 @@ std::string write_compile_db(const std::string& dir, const std::vector<FixtureFi
 
 bool error_or_warning(const json& finding) {
   const std::string severity = finding.value("severity", "");
+  // rstable is correct stable-ABI code, not a package ready for torch.compile: its
+  // Python registers fakes for four ops, and some ops return views of their
+  // input without an alias annotation. Those findings are true (compile readiness
+  // has its own fixtures: fixtures/schema/compile-*).
+  const std::string rule = finding.value("rule", "");
+  if (rule == "compile-missing-fake" || rule == "compile-undeclared-alias") return false;
   return severity == "error" || severity == "warning";
 }
 

@@ -223,7 +223,7 @@ TEST(RuntimeDriver, InplaceAlias) {
                           "is declared Tensor(a!) and must be argument 'self' itself, but the kernel returned a "
                           "different tensor (float32[6])",
                           "runtime-mutation-never-seen | bad_inplace::add_one_ | bad_inplace::add_one_ declares "
-                          "argument 'self' mutable (`(a!)`), but its only completed call changed it"));
+                          "argument 'self' mutable (`(a!)`), but its only completed call did not change it"));
 }
 
 // The opcheck-class checks; scripts/against-torch/opcheck.py holds them to
@@ -256,7 +256,7 @@ TEST(RuntimeDriver, DeclaredAliasThatDoesNotAliasAndUnwrittenMutable) {
               ElementsAre("runtime-alias-not-aliasing | bad_view::flat | smoke call: bad_view::flat: return 0 is "
                           "declared `Tensor(a)`, a view of argument 'self', but this call returned new memory",
                           "runtime-mutation-never-seen | bad_view::flat | bad_view::flat declares argument 'other' "
-                          "mutable (`(a!)`), but its only completed call changed it"));
+                          "mutable (`(a!)`), but its only completed call did not change it"));
 }
 
 TEST(RuntimeDriver, ViewOpReturningItsInputItself) {

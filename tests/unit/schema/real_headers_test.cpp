@@ -99,7 +99,10 @@ TEST(RealHeaders, KernelsForEveryConvertibleTypeAreClean) {
     const auto& run = run_fixture(c);
     EXPECT_TRUE(run.warnings.empty()) << c << ":\n" << describe(run);
     EXPECT_EQ(run.analysed, 1u) << c;
-    EXPECT_TRUE(run.findings.empty()) << c << ":\n" << describe(run);
+    // The kernels are stubs that return their input: whether that is declared
+    // is the compile-readiness family's question, not the conversions'.
+    for (const auto& f : run.findings)
+      EXPECT_TRUE(f.rule.starts_with("compile-")) << c << ":\n" << describe(run);
   }
 }
 
@@ -195,7 +198,8 @@ TEST(RealHeaders, WrongTypesStillFireWhereTheyAre) {
     const auto& run = run_fixture(c);
     EXPECT_TRUE(run.warnings.empty()) << c << ":\n" << describe(run);
     std::multiset<std::pair<uint32_t, std::string>> found;
-    for (const auto& f : run.findings) found.emplace(f.location.line, f.rule);
+    for (const auto& f : run.findings)
+      if (!f.rule.starts_with("compile-")) found.emplace(f.location.line, f.rule);  // stubs returning their input
     const auto want = expected_findings(fixture_dir(c) + "/ops.cpp");
     ASSERT_FALSE(want.empty()) << c;
     EXPECT_EQ(found, want) << c << ":\n" << describe(run);

@@ -35,8 +35,13 @@ TEST_P(RegistrationRules, CorrectedTwinIsClean) {
   const auto& run = run_fixture(GetParam().clean);
   EXPECT_TRUE(run.warnings.empty()) << describe(run);
   EXPECT_GE(run.analysed, 1u);
-  for (const auto& f : run.findings)
+  const std::string rule = GetParam().rule;
+  for (const auto& f : run.findings) {
+    // The stub kernels of the other families' fixtures return their input
+    // (`return x;`): the compile-readiness family judges that, with its own pairs.
+    if (!rule.starts_with("compile-") && f.rule.starts_with("compile-")) continue;
     EXPECT_EQ(f.rule, GetParam().clean_may_have) << GetParam().clean << " has a finding:\n" << describe(run);
+  }
 }
 
 std::string name_of(const ::testing::TestParamInfo<RuleFixture>& info) {
@@ -58,6 +63,14 @@ INSTANTIATE_TEST_SUITE_P(
                       STABLE_PAIR("boxed-arg-not-read-once"), STABLE_PAIR("boxed-return-not-written-once"),
                       STABLE_PAIR("boxed-signature-mismatch"), STABLE_PAIR("backend-unknown-op"),
                       STABLE_PAIR("schema-tensorless-backend-kernel")),
+    name_of);
+
+INSTANTIATE_TEST_SUITE_P(
+    CompileReadiness, RegistrationRules,
+    ::testing::Values(STABLE_PAIR("compile-missing-fake"), STABLE_PAIR("compile-fake-signature-mismatch"),
+                      STABLE_PAIR("compile-autograd-signature-mismatch"), STABLE_PAIR("compile-fake-unknown-op"),
+                      STABLE_PAIR("compile-undeclared-mutation"), STABLE_PAIR("compile-mutation-never-written"),
+                      STABLE_PAIR("compile-undeclared-alias")),
     name_of);
 
 const findings::Finding* first(const RegistrationRun& run, const std::string& rule) {

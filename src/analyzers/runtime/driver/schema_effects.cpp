@@ -196,9 +196,10 @@ std::vector<ProtoFinding> MutationTally::never_written() const {
       ProtoFinding f;
       f.rule = "runtime-mutation-never-seen";
       f.op = op;
-      const std::string calls = s.calls == 1 ? std::string("its only completed call")
-                                             : "none of its " + std::to_string(s.calls) + " completed calls";
-      f.message = op + " declares argument '" + name + "' mutable (`(a!)`), but " + calls + " changed it";
+      // "but its only completed call did not change it" / "but none of its 3 completed calls changed it"
+      const std::string calls = s.calls == 1 ? std::string("its only completed call did not change it")
+                                             : "none of its " + std::to_string(s.calls) + " completed calls changed it";
+      f.message = op + " declares argument '" + name + "' mutable (`(a!)`), but " + calls;
       f.help = "drop the `!` if the kernel never writes the argument (torch.compile then needs no copy), or add a "
                "case whose inputs reach the write";
       out.push_back(std::move(f));

@@ -47,5 +47,7 @@ void check_kernels(RegistrationContext& ctx);
 void check_stable_types(RegistrationContext& ctx);
 void check_backends(RegistrationContext& ctx);
 void check_torchbind(RegistrationContext& ctx);
+// analyzers/schema/compile_readiness/: fakes, autograd, mutation and aliasing.
+void check_compile_readiness(RegistrationContext& ctx);
 
 }  // namespace torchabi::schema

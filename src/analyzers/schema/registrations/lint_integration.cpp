@@ -98,13 +98,14 @@ std::map<std::string, std::string> broken_parses(const findings::Report& report)
 
 void register_registration_extraction() {
   // The id is part of lint's cache key: bump it when the extracted data changes.
-  source::register_tu_check("schema-registrations-v6", [] { return std::make_unique<RegistrationExtraction>(); });
+  source::register_tu_check("schema-registrations-v7", [] { return std::make_unique<RegistrationExtraction>(); });
 }
 
 void RegistrationInputs::prepare(const std::vector<std::string>& project_roots) noexcept {
   try {
     RegistrationEnv env = RegistrationEnv::load(inputs::RulesSource::current());
     env.python = scan_python_sources(project_roots);
+    env.python_ops = read_python_ops(project_roots);
     env_ = std::move(env);
   } catch (...) {
     error_ = std::current_exception();

@@ -22,6 +22,7 @@ RegistrationEnv RegistrationEnv::load(const inputs::RulesSource& rules) {
     throw InputError(path, "malformed: " + e.msg);
   }
   if (env.dispatch_keys.empty()) throw InputError(path, "expected 'keys:', a list of dispatch keys");
+  env.view_functions = ViewFunctions::load(rules);
   return env;
 }
 
@@ -87,6 +88,7 @@ RegistrationOutcome check_registrations(const std::vector<TuRegistrations>& tus,
   check_kernels(ctx);
   check_backends(ctx);
   check_torchbind(ctx);
+  check_compile_readiness(ctx);
   return out;
 }
 

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/schema/compile_readiness/python_op_model.h"
+#include "analyzers/schema/compile_readiness/view_functions.h"
 #include "analyzers/schema/registrations/aten_ops.h"
 #include "analyzers/schema/registrations/kernel_types.h"
 #include "analyzers/schema/registrations/python_registrations.h"
@@ -31,6 +33,8 @@ struct RegistrationEnv {
   std::set<std::string> dispatch_keys;
   AtenOps aten;
   PythonRegistrations python;  // filled by the caller from the project's files
+  PythonOpModel python_ops;    // the same files read by CPython's parser (compile readiness); filled by the caller
+  ViewFunctions view_functions;  // calls whose result aliases their input
 
   // Throws InputError when rules/schema/ is malformed.
   static RegistrationEnv load(const inputs::RulesSource& rules);

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "analyzers/schema/compile_readiness/kernel_flow.h"
 #include "analyzers/schema/registrations/cpp_string_literal.h"
 #include "analyzers/schema/registrations/cpp_type_name.h"
 #include "analyzers/schema/registrations/kernel_writes.h"
@@ -468,6 +469,7 @@ private:
       k.function = source::qualified_name(fn);
       k.signature = signature_of(fn);
       k.signature->param_writes = parameter_writes(tu_, fn);
+      k.signature->flow = kernel_flow(tu_, fn);
       k.declared = location(fn);
       if (boxer) k.form = KernelRef::Form::TorchBox;
       else k.form = is_boxed_signature(fn) ? KernelRef::Form::Boxed : KernelRef::Form::Unboxed;
@@ -481,6 +483,7 @@ private:
           s.param_names.push_back(source::spelling(c));
         }
       s.param_writes = parameter_writes(tu_, lambda);
+      s.flow = kernel_flow(tu_, lambda);
       k.signature = std::move(s);
       k.declared = location(lambda);
     }

@@ -45,6 +45,7 @@ json signature(const CppSignature& s) {
   for (const auto& p : s.params) params.push_back(type(p));
   json j = {{"result", type(s.result)}, {"params", params}, {"names", s.param_names}, {"result_known", s.result_known}};
   if (s.param_writes) j["writes"] = *s.param_writes;
+  if (s.flow) j["flow"] = *s.flow;
   return j;
 }
 CppSignature signature(const json& j) {
@@ -54,6 +55,7 @@ CppSignature signature(const json& j) {
   s.param_names = j.at("names").get<std::vector<std::string>>();
   s.result_known = j.at("result_known");
   if (j.contains("writes")) s.param_writes = j.at("writes").get<std::vector<std::string>>();
+  if (j.contains("flow")) s.flow = j.at("flow").get<KernelFlow>();
   return s;
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "analyzers/schema/compile_readiness/kernel_flow.h"
 #include "analyzers/source/boxable_types.h"
 #include "findings/finding.h"
 
@@ -63,6 +64,9 @@ struct CppSignature {
   // Per parameter, the first write through it in the body ("out.fill_() at
   // file:line"), empty when none; unset when the body is not in the TU.
   std::optional<std::vector<std::string>> param_writes;
+  // What the body does with each parameter (compile readiness); unset when
+  // the body is not in the TU.
+  std::optional<KernelFlow> flow;
 };
 
 // The second argument of m.impl (or of a legacy m.def).

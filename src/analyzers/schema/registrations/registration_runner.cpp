@@ -18,7 +18,7 @@ namespace torchabi::schema {
 namespace {
 
 // Bump when the extracted data changes shape or meaning.
-constexpr const char* kExtractorVersion = "schema-registrations-v6";
+constexpr const char* kExtractorVersion = "schema-registrations-v7";
 
 std::string cache_key(const inputs::ClangArgs& tu, const RegistrationRunOptions& o) {
   std::string material = std::string(kExtractorVersion) + '\n' + tu.file + '\n' + tu.directory + '\n';
@@ -81,6 +81,7 @@ RegistrationRun run_registration_checks(const std::vector<inputs::ClangArgs>& tu
                                         const RegistrationRunOptions& options) {
   RegistrationRun run;
   env.python = scan_python_sources(options.project_roots);
+  env.python_ops = read_python_ops(options.project_roots);
   std::optional<source::ResultCache> cache;
   if (!options.cache_dir.empty()) cache.emplace(options.cache_dir);
 
