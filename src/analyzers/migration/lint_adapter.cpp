@@ -11,6 +11,9 @@
 #include "analyzers/migration/directive_scanner.h"
 #include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/include_graph.h"
+#include "analyzers/migration/legacy_type_check.h"
+#include "analyzers/migration/pybind_port_check.h"
+#include "analyzers/migration/stable_ops_check.h"
 #include "common/input_error.h"
 
 namespace torchabi::migration {
@@ -162,7 +165,30 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.follows = rule->after;
       if (!rule->note.empty()) u.note = rule->note;
     }
-    if (box) {
+    if (auto key = u.fix ? stable_ops_key(f.message) : std::nullopt) {
+      // An ATen call rewritten to the project's stable_ops.h helper: a change
+      // of what is called (the dispatcher, or a composition), so it is reviewed.
+      u.stable_op = *key;
+      u.replacement = u.fix->replacement.substr(0, u.fix->replacement.find('('));
+      u.header = "\"stable_ops.h\"";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::FixableUnsafe;
+    } else if (u.fix && f.message.starts_with(kLegacyTypeCall)) {
+      // `x.type().is_cuda()` -> `x.is_cuda()`: the stable tensor's own method.
+      u.replacement = u.fix->replacement;
+      u.header = "torch/csrc/stable/tensor.h";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::Fixable;
+    } else if (u.fix && f.message.starts_with(kPybindPort)) {
+      // A pybind11 module of functions on tensors, registered as stable operators.
+      u.replacement = "STABLE_TORCH_LIBRARY";
+      u.header = "torch/csrc/stable/library.h";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::FixableUnsafe;
+    } else if (box) {
       u.replacement = box->wrap;
       u.header = box->header;
       u.since = box->since;
