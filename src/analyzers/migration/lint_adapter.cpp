@@ -165,6 +165,14 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.follows = rule->after;
       if (!rule->note.empty()) u.note = rule->note;
     }
+    // `auto s = torch::sigmoid(z)`: a variable whose deduced type is the legacy
+    // tensor needs no edit; it becomes a torch::stable::Tensor with the calls
+    // of its file (the tensor type's rewrite goes in only when they all do).
+    if (!u.fix && u.follows.empty() && (u.api == "at::Tensor" || u.api == "torch::Tensor") &&
+        f.message.find("has the deduced type") != std::string::npos) {
+      u.follows = {"at::Tensor", "torch::Tensor"};
+      u.note = "The variable's type is deduced: it becomes torch::stable::Tensor once the calls of its file are rewritten.";
+    }
     if (auto key = u.fix ? stable_ops_key(f.message) : std::nullopt) {
       // An ATen call rewritten to the project's stable_ops.h helper: a change
       // of what is called (the dispatcher, or a composition), so it is reviewed.
@@ -176,7 +184,11 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.disposition = Disposition::FixableUnsafe;
     } else if (u.fix && f.message.starts_with(kLegacyTypeCall)) {
       // `x.type().is_cuda()` -> `x.is_cuda()`: the stable tensor's own method.
-      u.replacement = u.fix->replacement;
+      // "x.is_cuda()" -> "torch::stable::Tensor::is_cuda"
+      const std::string& call = u.fix->replacement;
+      const size_t dot = call.rfind('.'), paren = call.rfind('(');
+      u.replacement = dot == std::string::npos || paren < dot ? call
+                                                              : "torch::stable::Tensor::" + call.substr(dot + 1, paren - dot - 1);
       u.header = "torch/csrc/stable/tensor.h";
       u.since = u.fix->needs;
       u.note = f.help;

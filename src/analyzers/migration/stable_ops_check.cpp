@@ -1,6 +1,7 @@
 #include "analyzers/migration/stable_ops_check.h"
 
 #include <cctype>
+#include <set>
 
 #include "analyzers/migration/aten_fallback.h"
 #include "analyzers/migration/lint_adapter.h"
@@ -17,6 +18,18 @@ using source::Reference;
 
 bool written_within(const Range& arg, const Range& call) {
   return arg.valid() && arg.file == call.file && arg.end > arg.begin && arg.begin >= call.begin && arg.end <= call.end;
+}
+
+// `int`, `const double`, `float &`: what a number operand's type spells.
+bool is_number_type(std::string t) {
+  for (const char* drop : {"const ", "volatile ", "&"})
+    for (size_t p; (p = t.find(drop)) != std::string::npos;) t.erase(p, std::string(drop).size());
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  static const std::set<std::string> numbers = {"int", "long", "long long", "unsigned int", "unsigned long", "short",
+                                                "float", "double", "int64_t", "int32_t", "bool", "size_t"};
+  // A number passed where the operator takes a Scalar shows up converted: `c10::Scalar`.
+  const bool scalar = (t.ends_with("::Scalar") || t == "Scalar");
+  return numbers.count(t) > 0 || scalar;
 }
 
 class StableOpsCheck final : public source::TuCheck {
@@ -38,7 +51,13 @@ private:
     const std::string member = tensor_member_name(r.qualified, ctx.env.replacements);
     const std::string named = aten_->named_function(member);
     const std::string& lookup = named.empty() ? member : named;
-    if (auto m = ctx.env.replacements.find(lookup); m && m->replacement) return;  // torch::stable has it
+    // A call torch::stable has a C++ function for is lint's rewrite. Not an
+    // operator (`a - b` cannot be rewritten into torch::stable::subtract by
+    // renaming), nor a call whose replacement is a per-device C shim
+    // (aoti_torch_cpu_mul_Tensor): that is no typed spelling, and not portable across devices.
+    if (auto m = ctx.env.replacements.find(lookup); named.empty() && m && m->replacement &&
+                                                    m->replacement->starts_with("torch::"))
+      return;
     const std::vector<std::string> candidates = aten_->op_candidates(member);
     if (candidates.empty()) return;
 
@@ -59,9 +78,14 @@ private:
     // A name that is not an operator must be the call's callee, not an argument.
     if (named.empty() && !r.receiver_range.valid() && !operands.empty() && r.range.begin > operands.front().begin) return;
 
+    // An operator with a number on one side (`1 - s`, `z < 0`) needs its helper's number overloads too.
+    bool number_operand = false;
+    if (!named.empty())
+      for (size_t i = 0; i < written && i < r.argument_types.size(); ++i)
+        number_operand = number_operand || is_number_type(r.argument_types[i]);
     std::optional<stable_ops::Helper> helper;
     for (const auto& c : candidates) {
-      helper = gen_->helper(c);
+      helper = gen_->helper(number_operand ? c + std::string(stable_ops::kScalarSuffix) : c);
       if (helper && operands.size() >= helper->min_written && operands.size() <= helper->max_written) break;
       helper.reset();
     }
@@ -69,9 +93,20 @@ private:
     const std::string fn = std::string(stable_ops::kNamespace) + "::" + helper->name;
     findings::ReplacementBuilder call(text);
     call.text(fn).text("(");
-    for (size_t i = 0; i < operands.size(); ++i) {
-      if (i) call.text(", ");
-      call.copy(operands[i].begin, operands[i].end);
+    if (named.empty()) {
+      // A call's written arguments are copied as one span, so comments such
+      // as `/*dim=*/` stay; the receiver of a member call goes first.
+      const size_t first = r.receiver_range.valid() ? 1 : 0;
+      if (first) call.copy(operands[0].begin, operands[0].end);
+      if (operands.size() > first) {
+        if (first) call.text(", ");
+        call.copy(operands[first].begin, operands.back().end);
+      }
+    } else {
+      for (size_t i = 0; i < operands.size(); ++i) {
+        if (i) call.text(", ");
+        call.copy(operands[i].begin, operands[i].end);
+      }
     }
     call.text(")");
     if (!call.ok()) return;

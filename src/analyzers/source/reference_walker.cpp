@@ -384,16 +384,22 @@ struct Walker {
       if (e.file != ref.range.file || ref.range.begin < e.begin || ref.range.end > e.end) continue;
       if (!clang_equalCursors(it->callee, decl)) continue;
       std::vector<Range> args;
+      std::vector<std::string> types;
       bool in_argument = false;
       const int n = clang_Cursor_getNumArguments(it->call);
       for (int i = 0; i < n; ++i) {
-        Range a = tu.range_of(clang_getCursorExtent(clang_Cursor_getArgument(it->call, i)));
+        const CXCursor arg = clang_Cursor_getArgument(it->call, i);
+        CXString t = clang_getTypeSpelling(clang_getCursorType(arg));
+        types.emplace_back(clang_getCString(t) ? clang_getCString(t) : "");
+        clang_disposeString(t);
+        Range a = tu.range_of(clang_getCursorExtent(arg));
         if (a.valid() && a.file == ref.range.file && ref.range.begin >= a.begin && ref.range.end <= a.end) in_argument = true;
         args.push_back(std::move(a));
       }
       if (in_argument) continue;
       ref.call_range = e;
       ref.argument_ranges = std::move(args);
+      ref.argument_types = std::move(types);
       return;
     }
   }

@@ -213,27 +213,29 @@ std::optional<Helper> Generator::boxed(const std::string& key) const {
 }
 
 std::optional<Helper> Generator::helper(const std::string& key) const {
-  std::optional<Helper> h;
-  if (auto it = compositions_.find(key); it != compositions_.end()) h = it->second;
-  else h = boxed(key);
-  if (!h) return std::nullopt;
-  // `1 - s`, `x *= 2`: the number as a 0-dim tensor like the other operand.
-  const bool both = scalar_both_.count(key), right = scalar_right_.count(key);
-  if (both || right) {
-    const std::string& n = h->name;
+  if (key.ends_with(kScalarSuffix)) {
+    // `1 - s`, `x *= 2`: the number as a 0-dim tensor like the other operand.
+    const std::string base = key.substr(0, key.size() - kScalarSuffix.size());
+    const bool both = scalar_both_.count(base), right = scalar_right_.count(base);
+    auto b = (both || right) ? helper(base) : std::nullopt;
+    if (!b) return std::nullopt;
+    Helper h;
+    h.key = key;
+    h.name = b->name;
+    h.uses = {base, "scalar_like"};
+    h.since = std::max(b->since, compositions_.at("scalar_like").since);
+    h.min_written = h.max_written = 2;
     std::ostringstream o;
-    o << "inline " << kTensor << " " << n << "(const " << kTensor << "& self, double other) {\n"
-      << "  return " << n << "(self, scalar_like(other, self));\n}\n";
+    o << "inline " << kTensor << " " << h.name << "(const " << kTensor << "& self, double other) {\n"
+      << "  return " << h.name << "(self, scalar_like(other, self));\n}\n";
     if (both)
-      o << "inline " << kTensor << " " << n << "(double self, const " << kTensor << "& other) {\n"
-        << "  return " << n << "(scalar_like(self, other), other);\n}\n";
-    h->text += o.str();
-    h->uses.push_back("scalar_like");
-    const TorchVersion s = compositions_.at("scalar_like").since;
-    if (h->since < s) h->since = s;
-    h->min_written = std::min<size_t>(h->min_written, 2);
+      o << "inline " << kTensor << " " << h.name << "(double self, const " << kTensor << "& other) {\n"
+        << "  return " << h.name << "(scalar_like(self, other), other);\n}\n";
+    h.text = o.str();
+    return h;
   }
-  return h;
+  if (auto it = compositions_.find(key); it != compositions_.end()) return it->second;
+  return boxed(key);
 }
 
 std::string Generator::header(const std::set<std::string>& keys) const {

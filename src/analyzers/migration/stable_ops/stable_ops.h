@@ -28,6 +28,9 @@ namespace torchabi::migration::stable_ops {
 
 inline constexpr std::string_view kHeaderName = "stable_ops.h";
 inline constexpr std::string_view kNamespace = "stable_ops";
+// "mul.Tensor" + kScalarSuffix: the overloads of an operator's helper that
+// take a number on one side (rules/api/stable_ops.yaml, scalar_operands).
+inline constexpr std::string_view kScalarSuffix = "+scalar";
 
 struct Helper {
   std::string key;   // "mul.Tensor", "sigmoid", "scalar_like"
@@ -46,9 +49,9 @@ public:
   static Generator load(const inputs::RulesSource& rules);
   static Generator parse(inputs::AtenOps ops, std::string_view yaml, const std::string& origin);
 
-  // The helper of one operator overload ("mul.Tensor") or composition;
-  // nullopt when its schema has a type with no StableIValue conversion and
-  // no composition spells it.
+  // The helper of one operator overload ("mul.Tensor"), composition, or
+  // number-operand overloads ("mul.Tensor+scalar"); nullopt when its schema
+  // has a type with no StableIValue conversion and no composition spells it.
   std::optional<Helper> helper(const std::string& key) const;
 
   // The whole header holding `keys` and the helpers they use, in a fixed
