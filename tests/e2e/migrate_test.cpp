@@ -299,10 +299,12 @@ TEST(MigrateFix, LltmIsPortedWholeAndCompilesAgainstTheStableHeadersAlone) {
   EXPECT_EQ(fix.err.find("left unchanged"), std::string::npos) << fix.err;
   const std::string cpu = slurp(fs::path(dir) / "lltm/lltm.cpp"), cuda = slurp(fs::path(dir) / "lltm/lltm_cuda.cpp");
   const std::string ops = slurp(fs::path(dir) / "lltm/stable_ops.h");
-  for (const std::string& gone : {"torch/extension.h", "PYBIND11_MODULE", "torch::Tensor", "TORCH_CHECK(", ".type()"}) {
+  for (const std::string& gone : {"torch/extension.h", "PYBIND11_MODULE", "torch::Tensor", " TORCH_CHECK(", ".type()"}) {
     EXPECT_EQ(cpu.find(gone), std::string::npos) << gone << "\n" << cpu;
     EXPECT_EQ(cuda.find(gone), std::string::npos) << gone << "\n" << cuda;
   }
+  EXPECT_NE(cuda.find("  STD_TORCH_CHECK(input.is_cuda(), "), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("THO_DISPATCH_V2(gates.scalar_type(), "), std::string::npos) << cuda;
   EXPECT_NE(cpu.find("STABLE_TORCH_LIBRARY(lltm, m)"), std::string::npos) << cpu;
   EXPECT_NE(cpu.find("m.def(\"forward(Tensor input, Tensor weights, Tensor bias, Tensor old_h, Tensor old_cell) -> "
                      "Tensor[]\").impl(\"forward\", TORCH_BOX(&lltm_forward));"),
