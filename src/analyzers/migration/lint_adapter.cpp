@@ -313,8 +313,11 @@ void settle_dependent_fixes(std::vector<ApiUse>& uses, const MigrationRewrites& 
     if (!u.fix || !tensor_stays.count(normal_path(u.location.file))) continue;
     // The tensor type, the stable ops and member renames that only take a
     // stable tensor, and the TORCH_BOX wraps (a kernel taking at::Tensor cannot be boxed).
+    // (Also the stable_ops.h helpers, which take stable tensors, and the
+    // pybind11 module's port, whose TORCH_BOX needs kernels on stable tensors.)
     if (!u.replacement.starts_with("torch::stable::") && !rewrites.templated_for(u.api) &&
-        !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api))
+        !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api) && u.stable_op.empty() &&
+        u.replacement != "STABLE_TORCH_LIBRARY")
       continue;
     u.fix.reset();
     u.fallback_fix.reset();
