@@ -196,6 +196,8 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     } else if (u.fix && f.message.starts_with(kPybindPort)) {
       // A pybind11 module of functions on tensors, registered as stable operators.
       u.replacement = "STABLE_TORCH_LIBRARY";
+      // Kept for when the port has to wait (settle_dependent_fixes): then it is that blocker again.
+      if (blocker) u.blocker = blocker->id;
       u.header = "torch/csrc/stable/library.h";
       u.since = u.fix->needs;
       u.note = f.help;
@@ -321,7 +323,7 @@ void settle_dependent_fixes(std::vector<ApiUse>& uses, const MigrationRewrites& 
       continue;
     u.fix.reset();
     u.fallback_fix.reset();
-    u.disposition = Disposition::Manual;
+    u.disposition = u.blocker.empty() ? Disposition::Manual : Disposition::Blocked;
     u.note = "Waits for the legacy calls in this file that have no stable spelling (they would not compile on a torch::stable::Tensor). " + u.note;
   }
 
