@@ -20,10 +20,14 @@
 #include "analyzers/migration/inactive_regions.h"
 #include "analyzers/migration/inactive_uses.h"
 #include "analyzers/migration/include_graph.h"
+#include "analyzers/migration/legacy_type_check.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
 #include "analyzers/migration/progress.h"
+#include "analyzers/migration/pybind_port_check.h"
 #include "analyzers/migration/registration_scan.h"
+#include "analyzers/migration/stable_ops/stable_ops.h"
+#include "analyzers/migration/stable_ops_check.h"
 #include "analyzers/migration/target_choice.h"
 #include "analyzers/migration/unified_diff.h"
 #include "analyzers/source/lint_targets.h"
@@ -162,6 +166,12 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   register_boxed_registration_check(rewrites.boxed);
   register_call_rewrite_check(rewrites);
   register_coupling_check();
+  // ATen calls with no torch::stable function: a helper of the project's stable_ops.h.
+  const auto aten_ops = std::make_shared<const AtenFallback>(AtenFallback::load(rules));
+  const auto stable_ops_gen = std::make_shared<const stable_ops::Generator>(stable_ops::Generator::load(rules));
+  register_stable_ops_check(stable_ops_gen, aten_ops);
+  register_pybind_port_check();
+  register_legacy_type_check(LegacyTypeRules::load(rules));
   // Read before the (long) analysis, so that a bad baseline fails at once.
   std::optional<Progress> baseline;
   if (!a.baseline.empty()) baseline = read_progress_file(a.baseline);
@@ -175,8 +185,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   }
   const auto inactive = take_inactive_regions(out.report);
   CouplingFacts coupling = take_coupling_facts(out.report);
-  const AtenFallback aten = AtenFallback::load(rules);
-  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites, &aten);
+  std::vector<ApiUse> uses = uses_from_lint(out.report, replacements, blockers, rewrites, aten_ops.get());
 
   const source::LintTargets targets = source::collect_lint_targets(req);
   std::vector<std::string> roots;
@@ -206,6 +215,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
     in.uses = uses;
     in.includes = includes;
     in.include_unsafe = a.unsafe_fixes;
+    in.stable_ops = stable_ops_gen;
     for (const auto& [file, ranges] : inactive)
       for (const auto& r : ranges) in.protected_ranges[file].push_back({r, "an inactive #if branch"});
     const CheckedFixes checked = plan_checked_fixes(std::move(in), targets.tus, a.lint.jobs);

@@ -265,6 +265,84 @@ TEST(MigrateFix, FixedCodeCompilesAgainstTheRealStableHeadersAtThePlannedTarget)
   }
 }
 
+// fixtures/migrate/lltm: the tutorial's LLTM (forward, backward, and the host
+// side of its CUDA twin), whose calls have a stable spelling only through the
+// dispatcher or a composition. --fix --unsafe-fixes ports it whole: no legacy
+// use left, a stable_ops.h of the helpers it calls next to it, pybind11
+// replaced by a stable library, and the result compiles with nothing but the
+// real 2.14.1 stable headers on the include path, at the plan's target.
+TEST(MigrateFix, LltmIsPortedWholeAndCompilesAgainstTheStableHeadersAlone) {
+  REQUIRE_LIBTORCH();
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string real = torchabi::test::real_torch_include();
+  const std::string dir = copy_fixtures({"lltm"});
+  const std::vector<std::string> files = {"lltm/lltm.cpp", "lltm/lltm_cuda.cpp"};
+  auto run_214 = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "migrate");
+    args.insert(args.end(), {"--cache-dir", (fs::path(dir) / ".cache").string()});
+    args.insert(args.end(), files.begin(), files.end());
+    args.insert(args.end(), {"--", "-std=c++20", "-isystem" + real, "-isystem" + real + "/torch/csrc/api/include",
+                             "-I" + python_include()});
+    return run_torchabi(args, dir);
+  };
+  const auto before = run_214({"--format", "json"});
+  ASSERT_EQ(before.exit_code, 0) << before.err;
+  const auto plan = before.json();
+  EXPECT_EQ(plan["summary"]["manual"], 0) << before.out;
+  EXPECT_EQ(plan["summary"]["blocked"], 0) << before.out;
+  EXPECT_GT(plan["summary"]["fixable_unsafe"].get<int>(), 30);
+  const std::string hex = plan["target_version"]["hex"];
+  EXPECT_EQ(plan["target_version"]["release"], "2.10");  // lists through the dispatcher, torch::stable::full
+
+  const auto fix = run_214({"--fix", "--unsafe-fixes"});
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_EQ(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  const std::string cpu = slurp(fs::path(dir) / "lltm/lltm.cpp"), cuda = slurp(fs::path(dir) / "lltm/lltm_cuda.cpp");
+  const std::string ops = slurp(fs::path(dir) / "lltm/stable_ops.h");
+  for (const std::string& gone : {"torch/extension.h", "PYBIND11_MODULE", "torch::Tensor", " TORCH_CHECK(", ".type()"}) {
+    EXPECT_EQ(cpu.find(gone), std::string::npos) << gone << "\n" << cpu;
+    EXPECT_EQ(cuda.find(gone), std::string::npos) << gone << "\n" << cuda;
+  }
+  EXPECT_NE(cuda.find("  STD_TORCH_CHECK(input.is_cuda(), "), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("THO_DISPATCH_V2(gates.scalar_type(), "), std::string::npos) << cuda;
+  EXPECT_NE(cpu.find("STABLE_TORCH_LIBRARY(lltm, m)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("m.def(\"forward(Tensor input, Tensor weights, Tensor bias, Tensor old_h, Tensor old_cell) -> "
+                     "Tensor[]\").impl(\"forward\", TORCH_BOX(&lltm_forward));"),
+            std::string::npos)
+      << cpu;
+  EXPECT_NE(cpu.find("stable_ops::sigmoid(z)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("#include \"stable_ops.h\""), std::string::npos) << cpu;
+  EXPECT_NE(cuda.find("input.is_cuda()"), std::string::npos) << cuda;
+  for (const std::string& helper : {"// op: sigmoid ", "// op: tanh ", "// op: mm ", "// op: addmm ", "// op: chunk ",
+                                    "// op: cat ", "// op: type_as ", "// op: exp ", "// op: mul.Tensor ",
+                                    "// op: mul_.Tensor ", "// op: add.Tensor ", "// op: sub.Tensor "})
+    EXPECT_NE(ops.find(helper), std::string::npos) << helper << "\n" << ops;
+
+  // Nothing left to port, and a second run changes nothing (the header included).
+  const auto after = run_214({"--format", "json"});
+  ASSERT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_EQ(after.json()["summary"]["total"], 0) << after.out;
+  const auto again = run_214({"--fix", "--unsafe-fixes"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(slurp(fs::path(dir) / "lltm/lltm.cpp"), cpu);
+  EXPECT_EQ(slurp(fs::path(dir) / "lltm/stable_ops.h"), ops);
+
+  // Only the stable headers: torch/csrc/stable, torch/headeronly and the AOTI shim they include.
+  const fs::path only = fs::path(dir) / "stable_only";
+  fs::create_directories(only / "torch/csrc/inductor");
+  fs::create_directory_symlink(fs::path(real) / "torch/csrc/stable", only / "torch/csrc/stable");
+  fs::create_directory_symlink(fs::path(real) / "torch/headeronly", only / "torch/headeronly");
+  fs::create_directory_symlink(fs::path(real) / "torch/csrc/inductor/aoti_torch", only / "torch/csrc/inductor/aoti_torch");
+  for (const auto& f : files) {
+    const std::string flags = " -std=c++17 -DTORCH_TARGET_VERSION=" + hex + " -isystem '" + only.string() + "' '" + f + "'";
+    const std::string cmd = "cd '" + dir + "' && g++ -fsyntax-only" + flags + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << f << " at " << hex << ": " << cmd;
+    // Debian's libtorch-dev (1.13) lives in /usr/include: no header of it may be read.
+    const std::string deps = "cd '" + dir + "' && g++ -M" + flags + " | tr ' ' '\\n' | grep -E '^/usr/include/(torch|c10|ATen)/'";
+    EXPECT_NE(std::system(deps.c_str()), 0) << f << " reads a header of the legacy API: " << deps;
+  }
+}
+
 // fixtures/migrate/ports: legacy files and the stable ports a maintainer
 // wrote by hand. The plan gives (almost) every use the port changed a
 // replacement, and its lowest target is the port's unless a use it names
@@ -822,6 +900,7 @@ std::vector<ReleaseCase> release_cases() {
       {"def_with_kernel", "def_with_kernel", {"def_with_kernel/pack_op.cpp", "def_with_kernel/lambda_op.cpp"}, {}},
       {"guards", "guards", {"guards/checks.cpp"}, {}},
       {"legacy_cpu", "legacy_cpu", {"legacy_cpu/scale_op.cpp"}, {}},
+      {"lltm", "lltm", {"lltm/lltm.cpp", "lltm/lltm_cuda.cpp"}, {}},
       {"mixed_registrations", "mixed_registrations", {}, {}},
       {"pybind_module", "pybind_module", {"pybind_module/module.cpp"}, {}},
       {"refused", "refused", {"refused/first_value.cpp"}, {}},
@@ -831,8 +910,8 @@ std::vector<ReleaseCase> release_cases() {
   // mixed_registrations: every source is a unit.
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(fixtures() / "mixed_registrations", ec))
-    if (e.path().extension() == ".cpp") cases[4].files.push_back("mixed_registrations/" + e.path().filename().string());
-  std::sort(cases[4].files.begin(), cases[4].files.end());
+    if (e.path().extension() == ".cpp") cases[5].files.push_back("mixed_registrations/" + e.path().filename().string());
+  std::sort(cases[5].files.begin(), cases[5].files.end());
   // ports: each legacy file is a case of its own (their stable.cpp is the port).
   std::vector<std::string> ports;
   for (const auto& e : fs::directory_iterator(fixtures() / "ports", ec))

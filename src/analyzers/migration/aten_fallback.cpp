@@ -104,7 +104,7 @@ bool AtenFallback::boxable(const std::string& schema) const {
   return true;
 }
 
-std::optional<DispatcherCall> AtenFallback::dispatcher_call(std::string_view api) const {
+std::vector<std::string> AtenFallback::op_candidates(std::string_view api) const {
   std::vector<std::string> candidates;
   if (auto it = operators_.find(std::string(api)); it != operators_.end()) {
     candidates.push_back(it->second.second);
@@ -117,7 +117,7 @@ std::optional<DispatcherCall> AtenFallback::dispatcher_call(std::string_view api
       }
     if (name.size() == api.size() || name.empty() || name.find("::") != std::string_view::npos ||
         !std::islower(static_cast<unsigned char>(name.front())))
-      return std::nullopt;
+      return {};
     // at::sum_out(out, x) is the sum.out overload; the default overload first otherwise.
     std::string op(name);
     const bool out = op.ends_with("_out") && ops_.overloads_of(op).empty();
@@ -128,6 +128,11 @@ std::optional<DispatcherCall> AtenFallback::dispatcher_call(std::string_view api
     }
     std::stable_partition(candidates.begin(), candidates.end(), [&](const std::string& o) { return o == op; });
   }
+  return candidates;
+}
+
+std::optional<DispatcherCall> AtenFallback::dispatcher_call(std::string_view api) const {
+  const std::vector<std::string> candidates = op_candidates(api);
   for (const auto& c : candidates) {
     const inputs::AtenOp* op = ops_.find(c);
     if (!op || !boxable(op->schema)) continue;

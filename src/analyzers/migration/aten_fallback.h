@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "inputs/aten_ops.h"
 
@@ -42,6 +43,9 @@ public:
   // at::operator*) can be called by name with; nullopt when it names no ATen
   // operator or every overload has a type the dispatcher stack cannot carry.
   std::optional<DispatcherCall> dispatcher_call(std::string_view api) const;
+  // The operator overloads ("add.Tensor", "sigmoid") `api` may call, the
+  // preferred first, whether or not their types can be boxed.
+  std::vector<std::string> op_candidates(std::string_view api) const;
   // The workaround sentence for one use.
   static std::string workaround(const DispatcherCall& call);
 

@@ -1,9 +1,12 @@
 #include "analyzers/migration/fix_session.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <set>
 #include <tuple>
 
 #include "analyzers/migration/header_rewrite.h"
+#include "analyzers/migration/stable_ops/stable_ops.h"
 #include "common/input_error.h"
 
 namespace torchabi::migration {
@@ -18,6 +21,46 @@ FixApplier make_applier(const FixSessionInputs& in) {
   for (const auto& [file, ranges] : in.protected_ranges)
     for (const auto& r : ranges) a.protect(file, r);
   return a;
+}
+
+// The stable_ops.h of each directory whose files call its helpers: the helpers
+// the applied fixes call plus those an earlier run wrote there (a header of
+// the user's that happens to have the name is left alone, and the fixes that
+// need it are reported instead).
+void add_stable_ops_headers(const FixSessionInputs& in, const std::set<FixKey>& applied, RewritePlan& plan) {
+  if (!in.stable_ops) return;
+  std::map<std::string, std::set<std::string>> keys_by_dir;
+  std::map<std::string, const findings::FixIt*> a_fix_in;
+  for (const auto& u : in.uses)
+    if (!u.stable_op.empty() && u.fix && applied.count(key(*u.fix))) {
+      const std::string dir = std::filesystem::path(normal_path(u.fix->file)).parent_path().string();
+      keys_by_dir[dir].insert(u.stable_op);
+      a_fix_in.emplace(dir, &*u.fix);
+    }
+  for (auto& [dir, keys] : keys_by_dir) {
+    const std::string path = (std::filesystem::path(dir) / stable_ops::kHeaderName).string();
+    std::string before;
+    if (std::filesystem::exists(path)) {
+      try {
+        before = read_source_file(path);
+      } catch (const InputError&) {
+        plan.rejected.push_back({*a_fix_in[dir], "cannot read " + path});
+        continue;
+      }
+      auto earlier = stable_ops::Generator::keys_of(before);
+      if (!earlier) {
+        plan.rejected.push_back({*a_fix_in[dir], path + " exists and was not written by torchabi: the helpers "
+                                                        "its rewrites call were not written"});
+        continue;
+      }
+      keys.insert(earlier->begin(), earlier->end());
+    }
+    std::string after = in.stable_ops->header(keys);
+    if (after == before) continue;
+    plan.files.push_back({path, std::move(before), std::move(after), {}, {}});
+  }
+  std::sort(plan.files.begin(), plan.files.end(),
+            [](const FileRewrite& a, const FileRewrite& b) { return a.path < b.path; });
 }
 
 }  // namespace
@@ -115,6 +158,7 @@ RewritePlan plan_fixes(const FixSessionInputs& in) {
       if (!edits.count(key(fx))) given.push_back(std::move(fx));
     f.applied = std::move(given);
   }
+  add_stable_ops_headers(in, applied, two);
   two.already_applied += one.already_applied;
   two.rejected.insert(two.rejected.begin(), one.rejected.begin(), one.rejected.end());
   return two;

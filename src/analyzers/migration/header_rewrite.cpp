@@ -11,11 +11,15 @@ using findings::FixSafety;
 
 namespace {
 
-// "<optional>" -> "optional"; "torch/csrc/stable/tensor.h" stays.
+// "<optional>" -> "optional", "\"stable_ops.h\"" -> "stable_ops.h"; "torch/csrc/stable/tensor.h" stays.
 std::string bare(const std::string& header) {
-  if (header.size() >= 2 && header.front() == '<' && header.back() == '>') return header.substr(1, header.size() - 2);
+  if (header.size() >= 2 && ((header.front() == '<' && header.back() == '>') || (header.front() == '"' && header.back() == '"')))
+    return header.substr(1, header.size() - 2);
   return header;
 }
+
+// A header of the project itself (the stable_ops.h --fix writes next to the file): included with quotes.
+bool quoted(const std::string& header) { return header.size() >= 2 && header.front() == '"' && header.back() == '"'; }
 
 // Whether a directive includes `header` ("torch/extension.h" also matches a
 // directive spelled "some/prefix/torch/extension.h").
@@ -31,17 +35,21 @@ bool names(const IncludeDirective& d, const std::string& header) {
 std::vector<FixIt> header_fixes(const HeaderRewriteInput& in) {
   const DirectiveScan scan = scan_directives(in.text);
 
-  std::vector<std::string> needed;
+  std::vector<std::string> needed, local;
   for (const auto& h : in.needed) {
     const std::string name = bare(h);
-    if (name.empty() || std::find(needed.begin(), needed.end(), name) != needed.end()) continue;
+    auto& into = quoted(h) ? local : needed;
+    if (name.empty() || std::find(into.begin(), into.end(), name) != into.end()) continue;
     const bool present = std::any_of(scan.includes.begin(), scan.includes.end(),
                                      [&](const IncludeDirective& d) { return d.target == name; });
-    if (!present) needed.push_back(name);
+    if (!present) into.push_back(name);
   }
   std::sort(needed.begin(), needed.end());
+  std::sort(local.begin(), local.end());
   std::string block;
   for (const auto& h : needed) block += "#include <" + h + ">\n";
+  for (const auto& h : local) block += "#include \"" + h + "\"\n";
+  needed.insert(needed.end(), local.begin(), local.end());
 
   // Only the directives that name the legacy header themselves: an include of
   // a third-party header that pulls torch in is the user's call, not ours.

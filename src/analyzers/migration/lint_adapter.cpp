@@ -11,6 +11,9 @@
 #include "analyzers/migration/directive_scanner.h"
 #include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/include_graph.h"
+#include "analyzers/migration/legacy_type_check.h"
+#include "analyzers/migration/pybind_port_check.h"
+#include "analyzers/migration/stable_ops_check.h"
 #include "common/input_error.h"
 
 namespace torchabi::migration {
@@ -162,7 +165,44 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.follows = rule->after;
       if (!rule->note.empty()) u.note = rule->note;
     }
-    if (box) {
+    // `auto s = torch::sigmoid(z)`: a variable whose deduced type is the legacy
+    // tensor needs no edit; it becomes a torch::stable::Tensor with the calls
+    // of its file (the tensor type's rewrite goes in only when they all do).
+    if (!u.fix && u.follows.empty() && (u.api == "at::Tensor" || u.api == "torch::Tensor") &&
+        f.message.find("has the deduced type") != std::string::npos) {
+      u.follows = {"at::Tensor", "torch::Tensor"};
+      u.note = "The variable's type is deduced: it becomes torch::stable::Tensor once the calls of its file are rewritten.";
+    }
+    if (auto key = u.fix ? stable_ops_key(f.message) : std::nullopt) {
+      // An ATen call rewritten to the project's stable_ops.h helper: a change
+      // of what is called (the dispatcher, or a composition), so it is reviewed.
+      u.stable_op = *key;
+      u.replacement = u.fix->replacement.substr(0, u.fix->replacement.find('('));
+      u.header = "\"stable_ops.h\"";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::FixableUnsafe;
+    } else if (u.fix && f.message.starts_with(kLegacyTypeCall)) {
+      // `x.type().is_cuda()` -> `x.is_cuda()`: the stable tensor's own method.
+      // "x.is_cuda()" -> "torch::stable::Tensor::is_cuda"
+      const std::string& call = u.fix->replacement;
+      const size_t dot = call.rfind('.'), paren = call.rfind('(');
+      u.replacement = dot == std::string::npos || paren < dot ? call
+                                                              : "torch::stable::Tensor::" + call.substr(dot + 1, paren - dot - 1);
+      u.header = "torch/csrc/stable/tensor.h";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::Fixable;
+    } else if (u.fix && f.message.starts_with(kPybindPort)) {
+      // A pybind11 module of functions on tensors, registered as stable operators.
+      u.replacement = "STABLE_TORCH_LIBRARY";
+      // Kept for when the port has to wait (settle_dependent_fixes): then it is that blocker again.
+      if (blocker) u.blocker = blocker->id;
+      u.header = "torch/csrc/stable/library.h";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::FixableUnsafe;
+    } else if (box) {
       u.replacement = box->wrap;
       u.header = box->header;
       u.since = box->since;
@@ -275,12 +315,15 @@ void settle_dependent_fixes(std::vector<ApiUse>& uses, const MigrationRewrites& 
     if (!u.fix || !tensor_stays.count(normal_path(u.location.file))) continue;
     // The tensor type, the stable ops and member renames that only take a
     // stable tensor, and the TORCH_BOX wraps (a kernel taking at::Tensor cannot be boxed).
+    // (Also the stable_ops.h helpers, which take stable tensors, and the
+    // pybind11 module's port, whose TORCH_BOX needs kernels on stable tensors.)
     if (!u.replacement.starts_with("torch::stable::") && !rewrites.templated_for(u.api) &&
-        !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api))
+        !rewrites.boxed_for(u.api) && !rewrites.def_with_kernel_for(u.api) && u.stable_op.empty() &&
+        u.replacement != "STABLE_TORCH_LIBRARY")
       continue;
     u.fix.reset();
     u.fallback_fix.reset();
-    u.disposition = Disposition::Manual;
+    u.disposition = u.blocker.empty() ? Disposition::Manual : Disposition::Blocked;
     u.note = "Waits for the legacy calls in this file that have no stable spelling (they would not compile on a torch::stable::Tensor). " + u.note;
   }
 

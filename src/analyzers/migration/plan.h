@@ -38,6 +38,9 @@ struct ApiUse {
   // Needs no edit of its own: it becomes stable once one of these APIs is
   // rewritten in the same file (x.dim() once x's type is torch::stable::Tensor).
   std::vector<std::string> follows;
+  // The helper of the project's stable_ops.h the fix calls ("mul.Tensor"):
+  // the fix session writes it there (stable_ops/stable_ops.h).
+  std::string stable_op;
   // The same spelling keeps working once the operand types are stable
   // (x.size(0), a ScalarType ==): counted apart, not as work.
   bool unchanged = false;

@@ -51,6 +51,15 @@ struct Walker {
   };
   std::unordered_map<unsigned, std::vector<std::pair<CXCursor, DeclInfo>>> decl_cache;
   std::set<std::tuple<std::string, uint32_t, std::string>> added;
+  // Calls of torch functions and operators (`at::sigmoid(x)`, `a * b`), in
+  // visiting order: the callee's reference finds its call here, so that a
+  // rewrite to another function can be built from the written arguments.
+  struct TorchCall {
+    CXCursor call;
+    CXCursor callee;
+    Range extent;
+  };
+  std::vector<TorchCall> torch_calls;
 
   const DeclInfo& info(CXCursor decl) {
     unsigned h = clang_hashCursor(decl);
@@ -323,6 +332,7 @@ struct Walker {
         ref.qualified_range.begin = qb;
       }
       if (c.kind == CXCursor_MemberRefExpr && parent.kind == CXCursor_CallExpr) member_call(c, parent, ref);
+      else if (c.kind == CXCursor_DeclRefExpr) free_call(decl, ref);
       if (d.header.empty()) spelled_through_torch_using(ref, text);
     }
     // One reference per use: an unresolved call also has an overload-set
@@ -357,6 +367,41 @@ struct Walker {
     if (first.found) ref.receiver_range = tu.range_of(clang_getCursorExtent(first.c));
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n; ++i) ref.argument_ranges.push_back(tu.range_of(clang_getCursorExtent(clang_Cursor_getArgument(call, i))));
+  }
+
+  void record_call(CXCursor call) {
+    CXCursor callee = clang_getCursorReferenced(call);
+    if (clang_Cursor_isNull(callee) || info(callee).project) return;
+    Range extent = tu.range_of(clang_getCursorExtent(call));
+    if (extent.valid() && tu.is_project_file(extent.file)) torch_calls.push_back({call, callee, extent});
+  }
+
+  // The call whose callee `ref` names: the innermost recorded call of `decl`
+  // that holds the name outside its arguments.
+  void free_call(CXCursor decl, Reference& ref) {
+    for (auto it = torch_calls.rbegin(); it != torch_calls.rend(); ++it) {
+      const Range& e = it->extent;
+      if (e.file != ref.range.file || ref.range.begin < e.begin || ref.range.end > e.end) continue;
+      if (!clang_equalCursors(it->callee, decl)) continue;
+      std::vector<Range> args;
+      std::vector<std::string> types;
+      bool in_argument = false;
+      const int n = clang_Cursor_getNumArguments(it->call);
+      for (int i = 0; i < n; ++i) {
+        const CXCursor arg = clang_Cursor_getArgument(it->call, i);
+        CXString t = clang_getTypeSpelling(clang_getCursorType(arg));
+        types.emplace_back(clang_getCString(t) ? clang_getCString(t) : "");
+        clang_disposeString(t);
+        Range a = tu.range_of(clang_getCursorExtent(arg));
+        if (a.valid() && a.file == ref.range.file && ref.range.begin >= a.begin && ref.range.end <= a.end) in_argument = true;
+        args.push_back(std::move(a));
+      }
+      if (in_argument) continue;
+      ref.call_range = e;
+      ref.argument_ranges = std::move(args);
+      ref.argument_types = std::move(types);
+      return;
+    }
   }
 
   void deduced(CXCursor var) {
@@ -395,6 +440,9 @@ struct Walker {
         break;
       case CXCursor_VarDecl:
         deduced(c);
+        break;
+      case CXCursor_CallExpr:
+        record_call(c);
         break;
       default:
         break;

@@ -70,6 +70,9 @@ struct Reference {
   Range call_range;
   Range receiver_range;
   std::vector<Range> argument_ranges;
+  // Calls of free functions and operators: each argument's type as libclang
+  // spells it (`const at::Tensor`, `int`), so a rewrite can tell a number operand from a tensor.
+  std::vector<std::string> argument_types;
 };
 
 // A macro expanded in a project file (top-level expansions, not nested ones).

@@ -87,3 +87,15 @@ TEST(HeaderRewrite, SystemHeadersKeepTheirBracketsAndThirdPartyIncludesStay) {
                         {{1, "torch/extension.h"}, {2, "c10/util/Optional.h"}}, false};
   EXPECT_EQ(apply_fixes(text, header_fixes(in)), "#include <thirdparty/wrapper.h>\n#include <optional>\nint f();\n");
 }
+
+// The project's own stable_ops.h (stable_ops/stable_ops.h) is included with
+// quotes, after the stable headers, and only once.
+TEST(HeaderRewrite, IncludesTheProjectsStableOpsHeaderWithQuotes) {
+  const std::string text = "#include <torch/extension.h>\n\nat::Tensor f();\n";
+  HeaderRewriteInput in{"a.cpp", text, {"\"stable_ops.h\"", kTensor, "\"stable_ops.h\""}, {{1, "torch/extension.h"}}, false};
+  EXPECT_EQ(apply_fixes(text, header_fixes(in)),
+            "#include <torch/csrc/stable/tensor.h>\n#include \"stable_ops.h\"\n\nat::Tensor f();\n");
+  const std::string done = "#include \"stable_ops.h\"\nvoid g();\n";
+  HeaderRewriteInput again{"b.cpp", done, {"\"stable_ops.h\""}, {}, false};
+  EXPECT_TRUE(header_fixes(again).empty());
+}
