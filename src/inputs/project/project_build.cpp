@@ -704,7 +704,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
         if (setup_failed) {
           b.notes.insert(b.notes.begin(), *setup_note);
           b.gaps.push_back({"project-analysis-partial", build_file, 0,
-                            "setup.py could not be run (" + setup_failure + ") and its static reading found no "
+                            "setup.py could not be run with " + options.python + " (" + setup_failure + ") and its static reading found no "
                             "CppExtension or CUDAExtension, so " + fs::path(entry->lists).filename().string() +
                             " was configured instead: another build description than the one setup.py packages"});
         }
@@ -730,7 +730,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
   if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
   if (setup_failed)
     b.gaps.push_back({"project-analysis-partial", build_file, 0,
-                      "setup.py could not be run (" + setup_failure + "), so " +
+                      "setup.py could not be run with " + options.python + " (" + setup_failure + "), so " +
                           (imported ? std::string("the cpp_extension.load() calls of the project's modules were "
                                                   "analysed instead of the build it packages")
                                     : "it was read without running it: what only running gives (computed sources "

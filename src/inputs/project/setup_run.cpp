@@ -438,7 +438,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
                                                    options.unconfined});
     // The interpreter chosen for the project's Python (pyenv's, uv's) may
     // have no setuptools, which pip's build isolation would install.
-    const std::optional<LentSetuptools> lent = lend_setuptools(env.python, {"python3", "/usr/bin/python3"}, tmp.string());
+    const std::optional<LentSetuptools> lent = lend_setuptools(env.python, {"python3", "/usr/bin/python3", "/usr/local/bin/python3"}, tmp.string());
     if (lent) apply_lent_setuptools(*lent, env.confinement);
     // The stand-in torch's names, from a real torch (scripts/gen-torch-surface.py).
     const fs::path surface = tmp / "torch_surface.json";

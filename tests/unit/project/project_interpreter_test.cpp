@@ -2,6 +2,8 @@
 // and the PEP 440 specifiers it is chosen by (python_specifier.h). The
 // interpreters are fake: shell scripts that print a version, in a temporary
 // PATH, pyenv root, uv directory and conda installation.
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -174,6 +176,23 @@ TEST(ProjectInterpreter, OneEntryPerExecutableFile) {
   size_t twelve = 0;
   for (const auto& i : find_interpreters(m.search(), "")) twelve += i.version && i.version->str() == "3.12.4";
   EXPECT_EQ(twelve, 1u);
+}
+
+// The environment's places, PATH's directories in order (each one whole).
+TEST(ProjectInterpreter, TheSearchReadsTheEnvironment) {
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  const std::string saved_home = std::getenv("HOME") ? std::getenv("HOME") : "";
+  ::setenv("PATH", "/opt/a-long-directory-name/bin:/usr/bin::/bin", 1);
+  ::setenv("HOME", "/home/someone", 1);
+  ::setenv("PYENV_ROOT", "/srv/pyenv", 1);
+  const InterpreterSearch s = InterpreterSearch::from_environment();
+  ::setenv("PATH", saved_path.c_str(), 1);
+  ::setenv("HOME", saved_home.c_str(), 1);
+  ::unsetenv("PYENV_ROOT");
+  EXPECT_EQ(s.path_dirs, (std::vector<std::string>{"/opt/a-long-directory-name/bin", "/usr/bin", "/bin"}));
+  EXPECT_EQ(s.pyenv_roots, (std::vector<std::string>{"/srv/pyenv", "/home/someone/.pyenv"}));
+  EXPECT_NE(std::find(s.uv_roots.begin(), s.uv_roots.end(), "/home/someone/.local/share/uv/python"), s.uv_roots.end());
+  EXPECT_NE(std::find(s.conda_roots.begin(), s.conda_roots.end(), "/home/someone/miniconda3"), s.conda_roots.end());
 }
 
 TEST(ProjectInterpreter, TheUsersWhenTheProjectDemandsNothingOrItSatisfies) {

@@ -1,6 +1,7 @@
 #include "inputs/project/environment/lent_setuptools.h"
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "inputs/project/timed_child.h"
@@ -17,8 +18,13 @@ constexpr const char* kWhereIsSetuptools =
     "print(getattr(setuptools, '__version__', 'unknown'))\n"
     "print(os.path.dirname(os.path.realpath(setuptools.__path__[0])))\n";
 
-bool imports_setuptools(const std::string& python) {
-  const ChildResult r = run_timed({python, "-c", "import setuptools"}, "/", 30);
+// `pythonpath` first on its path: a lent setuptools may not import in
+// another Python (setuptools 65's pkg_resources needs pkgutil.ImpImporter,
+// which 3.12 removed).
+bool imports_setuptools(const std::string& python, const std::string& pythonpath = "") {
+  std::vector<std::string> argv = {python, "-c", "import setuptools, setuptools.command.build_ext"};
+  if (!pythonpath.empty()) argv.insert(argv.begin(), {"/usr/bin/env", "PYTHONPATH=" + pythonpath});
+  const ChildResult r = run_timed(argv, "/", 30);
   return r.started && !r.timed_out && r.exit_code == 0;
 }
 
@@ -27,6 +33,7 @@ bool imports_setuptools(const std::string& python) {
 std::optional<LentSetuptools> lend_setuptools(const std::string& python, const std::vector<std::string>& donors,
                                               const std::string& scratch) {
   if (python.empty() || imports_setuptools(python)) return std::nullopt;
+  std::set<std::string> tried;
   for (const auto& donor : donors) {
     if (donor == python) continue;
     const ChildResult r = run_timed({donor, "-c", kWhereIsSetuptools}, "/", 30);
@@ -35,9 +42,9 @@ std::optional<LentSetuptools> lend_setuptools(const std::string& python, const s
     std::string version, site;
     if (!std::getline(lines, version) || !std::getline(lines, site)) continue;
     std::error_code ec;
-    if (!fs::is_directory(fs::path(site) / "setuptools", ec)) continue;
+    if (!fs::is_directory(fs::path(site) / "setuptools", ec) || !tried.insert(site).second) continue;
     LentSetuptools lent;
-    const fs::path dir = fs::path(scratch) / "lent-setuptools";
+    const fs::path dir = fs::path(scratch) / ("lent-setuptools-" + std::to_string(tried.size()));
     fs::create_directories(dir, ec);
     if (ec) return std::nullopt;
     // The packages, and their metadata (importlib.metadata's version).
@@ -50,6 +57,10 @@ std::optional<LentSetuptools> lend_setuptools(const std::string& python, const s
       fs::create_symlink(it->path(), dir / name, link_ec);
       if (link_ec) continue;
       lent.visible.push_back(it->path().string());
+    }
+    if (!imports_setuptools(python, dir.string())) {
+      fs::remove_all(dir, ec);
+      continue;
     }
     lent.pythonpath = dir.string();
     lent.fact = "setuptools " + version + " of " + donor + " (" + site + "), as pip's build isolation would install "

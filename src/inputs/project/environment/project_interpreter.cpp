@@ -144,7 +144,8 @@ PythonDemand read_python_demand(const std::string& dir) {
 
 InterpreterSearch InterpreterSearch::from_environment() {
   InterpreterSearch s;
-  for (std::string_view dir : text::split(getenv_or_empty("PATH"), ':'))
+  const std::string path = getenv_or_empty("PATH");  // held: split's views point into it
+  for (std::string_view dir : text::split(path, ':'))
     if (!dir.empty()) s.path_dirs.emplace_back(dir);
   const std::string home = getenv_or_empty("HOME");
   if (const std::string r = getenv_or_empty("PYENV_ROOT"); !r.empty()) s.pyenv_roots.push_back(r);
