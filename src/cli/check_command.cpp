@@ -136,9 +136,11 @@ void add_analysis_gaps(findings::Report& report, const inputs::ProjectBuild& pro
                                            : std::string(", or accept a partial analysis with --allow-partial "
                                                          "(allow-partial: true in the config)");
   std::vector<std::string> reasons;
+  const inputs::AnalysisGap* first = nullptr;  // where the finding points: the file that could not be analysed as built
   for (const auto& g : project.gaps) {
     if (g.rule != "project-python-unavailable") {
       reasons.push_back(g.message);
+      if (!first) first = &g;
       continue;
     }
     findings::Finding f;
@@ -155,7 +157,8 @@ void add_analysis_gaps(findings::Report& report, const inputs::ProjectBuild& pro
   findings::Finding f;
   f.rule = "project-analysis-partial";
   f.severity = severity;
-  f.location.file = project.build_file;
+  f.location.file = first->file;
+  f.location.line = static_cast<uint32_t>(first->line);
   f.message = "the build was analysed only in part: " + text::join(reasons, "; ");
   f.help = "Make the build script run here (the reason is above; --build-timeout if it only needs longer), or lint "
            "with a compile database of the real build (`bear -- pip install .`), which always wins" + accept;

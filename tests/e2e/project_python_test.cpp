@@ -133,6 +133,7 @@ TEST(ProjectPython, WithoutTheDeclaredPythonTheCheckFailsAndSaysWhatIsMissing) {
   const auto* partial = finding(j, "project-analysis-partial");
   ASSERT_TRUE(partial) << j.dump(1);
   EXPECT_EQ((*partial)["severity"], "error");
+  EXPECT_EQ(fs::path((*partial)["location"]["file"].get<std::string>()).filename(), "setup.py");
   const std::string what = (*partial)["message"];
   EXPECT_NE(what.find("setup.py could not be run with python3 ("), std::string::npos) << what;
   EXPECT_NE(what.find("override"), std::string::npos) << what;  // the ImportError, as the script raised it
