@@ -147,7 +147,7 @@ TEST(ProjectPython, WithoutTheDeclaredPythonTheCheckFailsAndSaysWhatIsMissing) {
 }
 
 // (c) The user accepts partial analysis: the same findings, as notes, exit 0;
-// with --allow-partial or the config's allow-partial: true.
+// with --allow-partial, or the config's allow-partial: true.
 TEST(ProjectPython, AllowPartialMakesThemNotesAndExitZero) {
   SKIP_WITHOUT_SYSTEM_PYTHON();
   if (machine_has_python312()) GTEST_SKIP() << "this machine has a Python 3.12+ on its system PATH";
@@ -160,13 +160,24 @@ TEST(ProjectPython, AllowPartialMakesThemNotesAndExitZero) {
     ASSERT_TRUE(f) << rule << j.dump(1);
     EXPECT_EQ((*f)["severity"], "note") << rule;
   }
+}
+
+TEST(ProjectPython, AllowPartialInTheConfigToo) {
+  SKIP_WITHOUT_SYSTEM_PYTHON();
+  if (machine_has_python312()) GTEST_SKIP() << "this machine has a Python 3.12+ on its system PATH";
+  const std::string home = make_temp_dir();
   const std::string config = make_temp_dir() + "/.torchabi.yaml";
+  std::ofstream(config) << "allow-partial: maybe\n";
+  auto bad = run_torchabi_wrapped(machine_env(home), check_args({"--config", config}));
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.err.find("'allow-partial' must be true or false"), std::string::npos) << bad.err;
   std::ofstream(config) << "allow-partial: true\n";
   auto c = run_torchabi_wrapped(machine_env(home), check_args({"--config", config}));
   EXPECT_EQ(c.exit_code, 0) << c.out;
-  EXPECT_TRUE(finding(c.json(), "project-analysis-partial"));
-  std::ofstream(config) << "allow-partial: maybe\n";
-  EXPECT_EQ(run_torchabi_wrapped(machine_env(home), check_args({"--config", config})).exit_code, 2);
+  const auto j = c.json();
+  const auto* f = finding(j, "project-analysis-partial");
+  ASSERT_TRUE(f) << j.dump(1);
+  EXPECT_EQ((*f)["severity"], "note");
 }
 
 // --no-run-build reads the files on purpose: not a fallback, not partial.
