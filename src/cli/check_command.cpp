@@ -25,6 +25,7 @@
 #include "cli/progress_line.h"
 #include "cli/report_options.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "findings/config.h"
 #include "inputs/api_catalog.h"
 #include "inputs/build_ninja.h"
@@ -52,6 +53,10 @@ struct CheckArgs {
   std::optional<bool> run_build;
   std::string run_build_text;  // as given: yes, no, unconfined ("" when not)
   bool unconfined = false;     // --run-build=unconfined
+  bool python_given = false;   // --python was given (else python3)
+  // --allow-partial: a project analysis that did not cover the build as
+  // built is a note, not an error (unset: the config's allow-partial).
+  bool allow_partial = false;
   std::string platform = "linux";
   int build_timeout = 120;
   LintOptionsArgs lint;
@@ -121,6 +126,45 @@ void append(findings::Report& into, findings::Report&& from) {
 
 // What project mode read and guessed, in the report (so that a wrong guess
 // is visible), and a note per value it could not resolve.
+// What of the build was not analysed as the project builds it: errors, so
+// that a gate that read part of the build does not pass, unless the user
+// accepts partial analysis (then notes). The reasons for one project are
+// one finding, the missing interpreter another.
+void add_analysis_gaps(findings::Report& report, const inputs::ProjectBuild& project, bool allow_partial) {
+  const auto severity = allow_partial ? findings::Severity::Note : findings::Severity::Error;
+  const std::string accept = allow_partial ? std::string(" (accepted: --allow-partial / allow-partial: true)")
+                                           : std::string(", or accept a partial analysis with --allow-partial "
+                                                         "(allow-partial: true in the config)");
+  std::vector<std::string> reasons;
+  const inputs::AnalysisGap* first = nullptr;  // where the finding points: the file that could not be analysed as built
+  for (const auto& g : project.gaps) {
+    if (g.rule != "project-python-unavailable") {
+      reasons.push_back(g.message);
+      if (!first) first = &g;
+      continue;
+    }
+    findings::Finding f;
+    f.rule = g.rule;
+    f.severity = severity;
+    f.location.file = g.file;
+    f.location.line = static_cast<uint32_t>(g.line);
+    f.message = g.message;
+    f.help = "Install a Python the project supports (`pyenv install 3.X`, `uv python install 3.X`, a conda "
+             "environment) or name one with --python, so that the build script runs" + accept;
+    report.findings.push_back(std::move(f));
+  }
+  if (reasons.empty()) return;
+  findings::Finding f;
+  f.rule = "project-analysis-partial";
+  f.severity = severity;
+  f.location.file = first->file;
+  f.location.line = static_cast<uint32_t>(first->line);
+  f.message = "the build was analysed only in part: " + text::join(reasons, "; ");
+  f.help = "Make the build script run here (the reason is above; --build-timeout if it only needs longer), or lint "
+           "with a compile database of the real build (`bear -- pip install .`), which always wins" + accept;
+  report.findings.push_back(std::move(f));
+}
+
 void add_project_facts(findings::Report& report, const inputs::ProjectBuild& project,
                        const std::vector<std::string>& defines, const std::string& platform) {
   findings::Subject s;
@@ -332,14 +376,14 @@ int run(CheckArgs a) {
     options.defines = a.defines;
     options.platform = a.platform;
     options.python = a.python;
+    options.python_given = a.python_given;
     options.timeout_seconds = a.build_timeout;
     options.run_build = a.run_build.value_or(true);
     options.unconfined = a.unconfined;
-    if (!a.run_build) {
-      const findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
-                                                              : findings::Config::load_file(a.report.config);
-      options.run_build = config.run_build.value_or(true);
-    }
+    const findings::Config config = a.report.config.empty() ? findings::Config::discover(a.paths)
+                                                            : findings::Config::load_file(a.report.config);
+    if (!a.run_build) options.run_build = config.run_build.value_or(true);
+    const bool allow_partial = a.allow_partial || config.allow_partial.value_or(false);
     for (const auto& file : projects) {
       const std::string dir = fs::path(file).parent_path().string();
       try {
@@ -349,6 +393,7 @@ int run(CheckArgs a) {
                                     (options.run_build ? " (its build script runs, sandboxed)" : ""));
           return inputs::read_project_build(file, torch(), options);
         }();
+        add_analysis_gaps(report, project, allow_partial);
         if (project.db.commands.empty()) {
           if (inputs::has_sources(dir)) {
             add_project_facts(report, project, a.defines, options.platform);
@@ -420,7 +465,13 @@ void add_check_command(CLI::App& app, Dispatch& d) {
                   "torchabi cannot read, or a CMake cache variable (as cmake -D)")
       ->allow_extra_args(false);  // one value per -D: what follows is a PATH
   cmd->add_option("--python", args->python,
-                  "Interpreter whose torch provides the headers when build files are read (default: python3)");
+                  "Interpreter whose torch provides the headers when build files are read, and that runs the build "
+                  "script when it satisfies the project's requires-python / .python-version (else the newest one "
+                  "found that does: pyenv, uv, conda, python3.X on PATH) (default: python3)");
+  cmd->add_flag("--allow-partial", args->allow_partial,
+                "Accept a project analysis that did not cover the build as the project builds it (its build script "
+                "could not run, another build description was read, sources left unlinted): a note instead of an "
+                "error (config: allow-partial: true)");
   cmd->add_flag("--run-build{yes},!--no-run-build{no}", args->run_build_text,
                 "Whether a project without a compile database is analysed by running its build script (setup.py in "
                 "CPython with setup() recorded, or a CMake configure into a scratch directory), from a temporary copy "
@@ -439,9 +490,10 @@ void add_check_command(CLI::App& app, Dispatch& d) {
                   "Oldest PyTorch release built libraries must load on: 2.10, 2.10.0 or 0x020a000000000000");
   add_lint_options(*cmd, args->lint);
   add_report_options(*cmd, args->report);
-  cmd->callback([&d, args] {
+  cmd->callback([&d, args, cmd] {
     args->lint.verbose = args->report.verbose;
     args->lint.config = args->report.config;
+    args->python_given = cmd->count("--python") > 0;
     if (!args->run_build_text.empty()) {
       args->run_build = args->run_build_text != "no" && args->run_build_text != "false";
       args->unconfined = args->run_build_text == "unconfined";

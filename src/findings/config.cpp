@@ -81,6 +81,7 @@ Config from_tree(const Value& root, const std::string& file) {
     if (key == "fail-on") c.fail_on = want_severity(v, file, key);
     else if (key == "target-version") c.target_version = want_str(v, file, key);
     else if (key == "run-build") c.run_build = want_bool(v, file, key);
+    else if (key == "allow-partial") c.allow_partial = want_bool(v, file, key);
     else if (key == "baseline") {
       fs::path p(want_str(v, file, key));
       c.baseline = p.is_absolute() ? p.string() : (fs::path(file).parent_path() / p).string();

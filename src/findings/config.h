@@ -33,6 +33,10 @@ struct Config {
   // run-build: false forbids running the project's build script (setup.py in
   // CPython, a CMake configure) in project mode; its files are read instead.
   std::optional<bool> run_build;
+  // allow-partial: true accepts a project analysis that did not cover the
+  // build as the project builds it (check --allow-partial): its findings
+  // (project-analysis-partial, project-python-unavailable) become notes.
+  std::optional<bool> allow_partial;
   std::map<std::string, Severity> severity;  // per-rule overrides
   std::vector<std::string> ignore;           // rule ids/globs never reported
   std::vector<Suppression> suppress;

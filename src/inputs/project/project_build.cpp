@@ -3,6 +3,8 @@
 #include "common/input_error.h"
 #include "common/text.h"
 #include "inputs/project/cmake_file_api.h"
+#include "inputs/project/environment/project_interpreter.h"
+#include "inputs/project/source_sweep.h"
 #include "inputs/project/jit_load.h"
 #include "inputs/project/jit_run.h"
 #include "inputs/project/stable_branch_macros.h"
@@ -576,14 +578,22 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
     // No call made on import (load() in functions nobody calls at import):
     // the reading's own notes say what it could not resolve.
     ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines);
-    if (!run.ran)
+    if (!run.ran) {
       b.notes.insert(b.notes.begin(), {dir, 0, "the modules that call cpp_extension.load() could not be imported (" +
                                                    run.failure + "): their calls were read instead"});
+      b.gaps.push_back({"project-analysis-partial", dir, 0,
+                        "the modules that call cpp_extension.load() could not be imported (" + run.failure +
+                            "), so their calls were read without running them"});
+    }
     // A module that raised on import made no call: say so; the reading
     // follows, with a note for each value it could not resolve.
-    for (const auto& raised : run.raised)
+    for (const auto& raised : run.raised) {
       b.notes.insert(b.notes.begin(), {dir, 0, "importing a module that builds with cpp_extension.load() raised (" +
                                                    raised + ") before any load() call: the calls were read instead"});
+      b.gaps.push_back({"project-analysis-partial", dir, 0,
+                        "importing a module that builds with cpp_extension.load() raised (" + raised +
+                            "), so its calls were read without running them"});
+    }
     return b;
   }
   ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, &run.loads);
@@ -644,6 +654,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
   std::optional<ProjectNote> setup_note;
   std::optional<CMakeDrive> drive;  // setup.py's build_ext runs CMake: what it configures
   bool setup_failed = false;  // raised, hung or could not start (not: declared nothing)
+  std::string setup_failure;  // why, when it failed
   bool declared_nothing = false;  // ran, and constructed no extension with sources
   if (options.run_build && fs::path(build_file).filename() == "setup.py") {
     // setup.py runs under our recorder; when it cannot, the static reader
@@ -660,6 +671,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
       return std::move(b);
     }
     setup_failed = !run.no_extensions;
+    setup_failure = run.failure;
     declared_nothing = run.no_extensions;
     drive = run.cmake;
     setup_note = ProjectNote{build_file, 0,
@@ -689,7 +701,13 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
         b.facts = std::move(entry->facts);
         b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
         // A setup.py that failed may have meant more than its CMake project.
-        if (setup_failed) b.notes.insert(b.notes.begin(), *setup_note);
+        if (setup_failed) {
+          b.notes.insert(b.notes.begin(), *setup_note);
+          b.gaps.push_back({"project-analysis-partial", build_file, 0,
+                            "setup.py could not be run with " + options.python + " (" + setup_failure + ") and its static reading found no "
+                            "CppExtension or CUDAExtension, so " + fs::path(entry->lists).filename().string() +
+                            " was configured instead: another build description than the one setup.py packages"});
+        }
         // The configure ran on this machine; its answer is the one to lint.
         for (auto& c : b.configurations) c.platform = options.platform;
         const auto stated = pyproject_torch_requirements((fs::path(build_file).parent_path() / "pyproject.toml").string());
@@ -710,9 +728,19 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
   if (imported && declared_nothing) setup_note.reset();
   ProjectBuild b = imported ? std::move(*imported) : read_statically(build_file, torch, options.defines);
   if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
+  if (setup_failed)
+    b.gaps.push_back({"project-analysis-partial", build_file, 0,
+                      "setup.py could not be run with " + options.python + " (" + setup_failure + "), so " +
+                          (imported ? std::string("the cpp_extension.load() calls of the project's modules were "
+                                                  "analysed instead of the build it packages")
+                                    : "it was read without running it: what only running gives (computed sources "
+                                      "and flags, extensions chosen at run time) is missing")});
   if (fallback) {
     b.notes.insert(b.notes.begin(), *fallback);
     b.facts.insert(b.facts.begin(), {"CMake File API", fallback->message});
+    b.gaps.push_back({"project-analysis-partial", fallback->file, 0,
+                      fallback->message + ": what only CMake computes (generator expressions, execute_process, "
+                                          "find_package results) is missing"});
   }
   // What the files say holds on every platform: lint it as the one asked for.
   for (auto& c : b.configurations) c.platform = options.platform;
@@ -725,10 +753,80 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
 
 }  // namespace
 
+// The project's sources that include stable PyTorch headers (what a sweep
+// would lint) and that the partial analysis does not: the part of the build
+// that may be missing, named so that a gate does not pass on a third of it.
+static void note_sources_not_linted(ProjectBuild& b, const std::string& dir, const TorchLocation& torch,
+                             const std::vector<std::string>& defines) {
+  auto key = [](const std::string& directory, const std::string& file) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::path(directory) / file, ec);
+    return ec ? (fs::path(directory) / file).lexically_normal().string() : p.string();
+  };
+  std::set<std::string> linted;
+  for (const auto& c : b.db.commands) linted.insert(key(c.directory, c.file));
+  const ProjectBuild swept = sweep_sources(dir, torch, defines, "");
+  std::vector<std::string> missed;
+  for (const auto& c : swept.db.commands)
+    if (!linted.count(key(c.directory, c.file))) {
+      std::error_code ec;
+      const fs::path rel = fs::path(key(c.directory, c.file)).lexically_relative(fs::weakly_canonical(dir, ec));
+      missed.push_back(rel.empty() ? c.file : rel.generic_string());
+    }
+  if (missed.empty()) return;
+  std::sort(missed.begin(), missed.end());
+  const size_t n = missed.size();
+  if (n > 5) {
+    missed.resize(4);
+    missed.push_back("and " + std::to_string(n - 4) + " more");
+  }
+  b.gaps.push_back({"project-analysis-partial", b.build_file, 0,
+                    std::to_string(n) + " source" + (n == 1 ? "" : "s") + " of the project that include" +
+                        (n == 1 ? "s" : "") + " stable PyTorch headers " + (n == 1 ? "is" : "are") +
+                        " not in the configuration analysed, so not linted (" + join(missed, ", ") + ")"});
+}
+
 ProjectBuild read_project_build(const std::string& build_file, const TorchLocation& torch,
                                 const ProjectOptions& options) {
-  ProjectBuild b = read_build_description(build_file, torch, options);
+  // The interpreter the project asks for, when a script of it runs.
+  ProjectOptions run_options = options;
+  std::optional<InterpreterChoice> choice;
+  std::optional<PythonDemand> demand;
+  const std::string dir = fs::path(build_file).parent_path().string();
+  if (options.run_build && fs::path(build_file).filename() != "CMakeLists.txt" &&
+      fs::path(build_file).filename() != "build.toml") {
+    demand = read_python_demand(dir);
+    // setup.py needs setuptools; the modules that call load(), torch (its stand-in otherwise).
+    const bool setup_py = fs::path(build_file).filename() == "setup.py";
+    choice = choose_interpreter(*demand, options.python, options.python_given, InterpreterSearch::from_environment(),
+                                dir, setup_py ? "setuptools" : "");
+    run_options.python = choice->python;
+  }
+  ProjectBuild b = read_build_description(build_file, torch, run_options);
   note_stable_code_behind_undefined_macros(b, options.platform);
+  if (choice) {
+    b.facts.insert(b.facts.begin(), {"python", choice->fact});
+    for (const auto& why : demand->unreadable) b.notes.push_back({build_file, 0, why});
+  }
+  if (!b.gaps.empty()) note_sources_not_linted(b, dir, torch, options.defines);
+  if (choice && !choice->satisfies) {
+    const std::string ran = choice->python + (choice->version ? " " + choice->version->str() : std::string());
+    const std::string file = !demand->requires_file.empty() ? demand->requires_file : demand->pin_file;
+    const int line = !demand->requires_file.empty() ? demand->requires_line : 0;
+    if (!b.gaps.empty())
+      b.gaps.insert(b.gaps.begin(), {"project-python-unavailable", file, line,
+                                     "the project needs Python " + demand->describe() +
+                                         ", and no interpreter on this machine satisfies it: its build script could "
+                                         "not run with " + ran + ", so the analysis is partial"});
+    else
+      b.notes.push_back({file, line,
+                         "the project needs Python " + demand->describe() + ", and no interpreter on this machine "
+                         "satisfies it: its build script ran with " + ran + ", whose branches on the Python version "
+                         "may differ from the build's",
+                         "project-python-unavailable",
+                         "Install a Python the project supports (`pyenv install`, `uv python install`) or pass one with "
+                         "--python, so that the build script runs as the project's build runs it"});
+  }
   return b;
 }
 

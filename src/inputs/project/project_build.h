@@ -29,7 +29,12 @@ struct ProjectOptions {
   // of the project; false: read the files only.
   bool run_build = false;
   std::string platform = "linux";  // whose sys.platform / os.name branch is linted
-  std::string python = "python3";  // the interpreter that runs setup.py
+  // The interpreter the user names (--python; python3 by default). The build
+  // script runs with it when it satisfies the project's requires-python and
+  // .python-version, else with the newest one on the machine that does
+  // (environment/project_interpreter.h).
+  std::string python = "python3";
+  bool python_given = false;  // --python was given: named in the report
   int timeout_seconds = 120;       // per child process
   // Run the build script without the sandbox (--run-build=unconfined): only
   // when the user asks, never as a fallback.
@@ -44,6 +49,17 @@ struct StatedRequirement {
   int line = 0;
 };
 
+// A part of the build the analysis did not cover as the project builds it
+// (the script could not run and a fallback reader, or another build
+// description, was used instead; sources of the build left unlinted). The
+// check fails on it unless the user accepts partial analysis (--allow-partial).
+struct AnalysisGap {
+  std::string rule;  // project-python-unavailable, project-analysis-partial
+  std::string file;
+  int line = 0;
+  std::string message;
+};
+
 struct ProjectBuild {
   std::string build_file;  // the file read (setup.py)
   // The configurations of the linted platform that are held to the stable
@@ -54,6 +70,7 @@ struct ProjectBuild {
   std::vector<StatedRequirement> requirements;
   std::vector<ProjectNote> notes;                           // values that could not be resolved
   std::vector<std::pair<std::string, std::string>> facts;  // for the report: what was used
+  std::vector<AnalysisGap> gaps;                            // what was not analysed as built
 };
 
 // The build description of `dir` that torchabi reads: kernel-builder's

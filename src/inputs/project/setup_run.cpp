@@ -17,6 +17,7 @@
 #include "common/text.h"
 #include "inputs/cuda_installation.h"
 #include "inputs/project/environment/build_environment.h"
+#include "inputs/project/environment/lent_setuptools.h"
 #include "inputs/project/environment/ci_build_environments.h"
 #include "inputs/project/project_copy.h"
 #include "inputs/project/record_cmake_drive_py.h"  // generated from record_cmake_drive.py
@@ -435,6 +436,10 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     const ScriptCopyPlan plan = plan_script_copy(project, {script});
     BuildEnvironment env = make_build_environment({tmp.string(), plan.top.string(), options.python, torch.include_dirs,
                                                    options.unconfined});
+    // The interpreter chosen for the project's Python (pyenv's, uv's) may
+    // have no setuptools, which pip's build isolation would install.
+    const std::optional<LentSetuptools> lent = lend_setuptools(env.python, {"python3", "/usr/bin/python3", "/usr/local/bin/python3"}, tmp.string());
+    if (lent) apply_lent_setuptools(*lent, env.confinement);
     // The stand-in torch's names, from a real torch (scripts/gen-torch-surface.py).
     const fs::path surface = tmp / "torch_surface.json";
     std::ofstream(surface, std::ios::binary) << RulesSource::current().read("project/torch_surface.json").value_or("{}");
@@ -649,6 +654,7 @@ SetupRunResult run_setup_py(const std::string& setup_py, const TorchLocation& to
     b.requirements = on_linux->requirements;
     add_facts(b, *on_linux, torch);
     b.facts.emplace_back("build environment", "setup.py ran " + env.how);
+    if (lent) b.facts.emplace_back("setuptools", lent->fact);
     if (rocm)
       b.facts.emplace_back("built for ROCm", "setup.py declares no extension with a CUDA or CPU torch; run as with a "
                                              "ROCm build of torch (torch.version.hip set, a stand-in ROCm " +
