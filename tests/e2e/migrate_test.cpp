@@ -821,6 +821,7 @@ std::vector<ReleaseCase> release_cases() {
       {"cuda_style", "cuda_style", {"cuda_style/add_one.cu"}, {"--cuda-path=/nonexistent"}},
       {"def_with_kernel", "def_with_kernel", {"def_with_kernel/pack_op.cpp", "def_with_kernel/lambda_op.cpp"}, {}},
       {"guards", "guards", {"guards/checks.cpp"}, {}},
+      {"held_out", "held_out", {"held_out/segment_ops.cpp"}, {}},
       {"legacy_cpu", "legacy_cpu", {"legacy_cpu/scale_op.cpp"}, {}},
       {"mixed_registrations", "mixed_registrations", {}, {}},
       {"pybind_module", "pybind_module", {"pybind_module/module.cpp"}, {}},
@@ -830,9 +831,10 @@ std::vector<ReleaseCase> release_cases() {
   };
   // mixed_registrations: every source is a unit.
   std::error_code ec;
+  ReleaseCase& mixed = *std::find_if(cases.begin(), cases.end(), [](const ReleaseCase& c) { return c.name == "mixed_registrations"; });
   for (const auto& e : fs::directory_iterator(fixtures() / "mixed_registrations", ec))
-    if (e.path().extension() == ".cpp") cases[4].files.push_back("mixed_registrations/" + e.path().filename().string());
-  std::sort(cases[4].files.begin(), cases[4].files.end());
+    if (e.path().extension() == ".cpp") mixed.files.push_back("mixed_registrations/" + e.path().filename().string());
+  std::sort(mixed.files.begin(), mixed.files.end());
   // ports: each legacy file is a case of its own (their stable.cpp is the port).
   std::vector<std::string> ports;
   for (const auto& e : fs::directory_iterator(fixtures() / "ports", ec))

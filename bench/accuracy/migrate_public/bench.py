@@ -95,11 +95,23 @@ def plan_run(torchabi, src, name, flags):
     with tempfile.TemporaryDirectory() as tmp:
         local = os.path.join(tmp, os.path.basename(name))
         shutil.copy(src, local)
-        r = subprocess.run([torchabi, "migrate", "--format", "json", "--cache-dir", os.path.join(tmp, ".cache"),
-                            os.path.basename(name), "--"] + flags, cwd=tmp, capture_output=True, text=True)
+        # TORCHABI_BENCH_RULES_DIR: plan with other rules than the binary's
+        # (the rules of an earlier commit, to measure a rules change).
+        rules = os.environ.get("TORCHABI_BENCH_RULES_DIR")
+        # No time limit per file (TORCHABI_BENCH_TU_TIMEOUT, seconds; 0 = none):
+        # on a loaded machine 2.14's headers take libclang past the default
+        # 600 s, and a file not analysed would count no uses.
+        timeout = os.environ.get("TORCHABI_BENCH_TU_TIMEOUT", "0")
+        r = subprocess.run([torchabi] + (["--rules-dir", rules] if rules else []) +
+                           ["migrate", "--format", "json", "--tu-timeout", timeout, "--cache-dir",
+                            os.path.join(tmp, ".cache"), os.path.basename(name), "--"] + flags,
+                           cwd=tmp, capture_output=True, text=True)
         if r.returncode not in (0, 1):
             sys.exit(f"bench: migrate failed on {name}: {r.stderr.strip()}")
-        return json.loads(r.stdout)
+        plan = json.loads(r.stdout)
+        if plan.get("errors"):
+            sys.exit(f"bench: migrate did not analyse {name}: {plan['errors'][0]}")
+        return plan
 
 
 def is_include(api):
@@ -166,6 +178,10 @@ def pct(a, b):
 def main():
     torchabi, corpus, sid, py = sys.argv[1:5]
     entries = rows()
+    # TORCHABI_BENCH_ONLY=a,b plans only those projects' files or those files.
+    only = os.environ.get("TORCHABI_BENCH_ONLY")
+    if only:
+        entries = [e for e in entries if e["project"] in only.split(",") or e["file"] in only.split(",")]
     absent = [e for e in entries if not os.path.exists(os.path.join(corpus, e["file"]))]
     # TORCHABI_BENCH_PRESENT_ONLY=1 scores the files that are there (a
     # repository too large to fetch) and says which were left out.

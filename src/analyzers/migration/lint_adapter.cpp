@@ -82,11 +82,14 @@ findings::Location use_location(const findings::Finding& f, MacroRanges& macros)
   return l;
 }
 
-// What a known torch macro expands to is not an API of its own: the
+// What a torch macro expands to is not an API of its own: the
 // c10::detail::torchCheckFail that a TORCH_CHECK written inside another
 // macro's argument shows up with is that TORCH_CHECK use, and goes with its
-// replacement. Such a use is reported at the macro's name, where a name of
-// its own cannot be written.
+// replacement, whatever helpers a release's expansion calls (2.14's
+// TORCH_CHECK_EQ: c10::MessageLogger). So is the expansion of a torch macro
+// the rules do not know: the user wrote the macro, and porting it is the work.
+// Such a use is reported at the macro's name, where a name of its own cannot
+// be written.
 void fold_into_macros(std::vector<ApiUse>& uses,
                       const std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>>& known_macro_at) {
   if (known_macro_at.empty()) return;
@@ -233,7 +236,7 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
                          named + "."
                    : f.help;
     if (!named.empty() && !u.replacement.empty()) u.note = "Calls " + named + ". " + u.note;
-    if (f.rule == kMacro && (match || blocker))
+    if (f.rule == kMacro)
       known_macro_at.emplace(normal_path(u.location.file), u.location.line, u.location.column, u.api);
     uses.push_back(std::move(u));
   }
