@@ -49,7 +49,8 @@ ApiLookup ApiLookup::load(const inputs::RulesSource& rules, const inputs::ApiCat
   for (const auto& s : stable.all()) names.insert(s.name);
   for (const auto& b : blockers.all())
     for (const auto& a : b.apis) names.insert(a);
-  for (const auto& [op, _] : inputs::AtenOps::load(rules).all()) names.insert("at::" + op.substr(0, op.find('.')));
+  const inputs::AtenOps ops = inputs::AtenOps::load(rules);
+  for (const auto& [op, _] : ops.all()) names.insert("at::" + op.substr(0, op.find('.')));
   return ApiLookup(catalog, std::move(stable), std::move(replacements), std::move(blockers), std::move(aten),
                    std::vector<std::string>(names.begin(), names.end()));
 }

@@ -237,6 +237,33 @@ TEST(LintAdapter, WhatATorchMacroExpandsToIsThatMacrosUse) {
   EXPECT_EQ(uses.size(), 4u);
 }
 
+TEST(LintAdapter, WhatATorchMacroInANestedProjectMacroExpandsToIsThatMacrosUse) {
+  // INNER written in OUTER's argument: lint reports AT_ERROR at INNER's name
+  // with its fix-it in INNER's #define (where the plan counts it), and what
+  // AT_ERROR expands to at INNER's name too. `at::Half`, written in the
+  // #define, stays a use.
+  const std::string text =
+      "#define INNER(T) using t = at::Half; AT_ERROR(\"no\")\n"
+      "OUTER([&] { INNER(1); });\n";
+  auto file = put_file(scratch_dir(), "a.cpp", text);
+  const uint32_t at_error = static_cast<uint32_t>(text.find("AT_ERROR"));
+  Report r;
+  r.add(finding("source-unstable-macro", file, 2, 13, "AT_ERROR",
+                fix_at(file, at_error, at_error + 8, "STD_TORCH_CHECK(false, ", FixSafety::Unsafe)));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::detail::torchCheckFail"));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::str"));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::Half"));
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+
+  EXPECT_EQ(find(uses, "c10::detail::torchCheckFail"), nullptr);
+  EXPECT_EQ(find(uses, "c10::str"), nullptr);
+  EXPECT_NE(find(uses, "c10::Half", 2), nullptr);
+  const ApiUse* error = find(uses, "AT_ERROR");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->location.line, 1u) << "counted at the #define";
+  EXPECT_EQ(uses.size(), 2u);
+}
+
 TEST(LintAdapter, AnIncludeIsFixableOnlyWhenItsFileAndIncludersAreDone) {
   auto dir = scratch_dir();
   auto h = put_file(dir, "ops.h", "#include <torch/extension.h>\nat::Tensor f();\n");
