@@ -13,11 +13,11 @@ bool has(const std::string& text, const std::string& what) { return text.find(wh
 }  // namespace
 
 TEST(ExplainApi, AnAtenFunctionNamesItsStableOpAndRelease) {
-  auto r = run_torchabi({"explain", "at::sigmoid"});
+  auto r = run_torchabi({"explain", "at::transpose"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(has(r.out, "at::sigmoid: not stable")) << r.out;
-  EXPECT_TRUE(has(r.out, "replacement: torch::stable::")) << r.out;
-  EXPECT_TRUE(has(r.out, ", since 2.")) << r.out;
+  EXPECT_TRUE(has(r.out, "at::transpose: not stable")) << r.out;
+  EXPECT_TRUE(has(r.out, "replacement: torch::stable::transpose (torch/csrc/stable/ops.h), since 2.9")) << r.out;
+  EXPECT_FALSE(has(r.out, "dispatcher:")) << "a wrapped op needs no call by name: " << r.out;
 }
 
 TEST(ExplainApi, AStandardTypeReexportedByTorchNamesTheStandardOne) {
