@@ -22,7 +22,9 @@ Writes one entry per legacy spelling of:
     method (x.X(...) -> torch::stable::X(x, ...));
   - every THO_DISPATCH_* macro under its AT_DISPATCH_* name;
   - every ATen function without a stable op that has a generated C shim
-    (aoti_torch_<device>_<op>, rules/api/stable_c_functions.tsv), with its release.
+    (aoti_torch_<device>_<op>, rules/api/stable_c_functions.tsv), with its release;
+  - every standard name the real headers re-export at namespace scope of c10, at or
+    torch (`using std::optional;` in torch/types.h: torch::optional is std::optional).
 rules/api/replacements.yaml (hand-written: idioms, notes) is read first and wins
 where both name an API. --check compares instead of writing (exit 1 on a
 difference): the test that keeps the committed file honest.
@@ -230,6 +232,65 @@ def derive(stable, headeronly, ops, aliases, accessors):
     return out
 
 
+# The standard header of each std name a torch namespace re-exports.
+STD_HEADERS = {"optional": "<optional>", "nullopt": "<optional>", "nullopt_t": "<optional>",
+               "make_optional": "<optional>", "bad_optional_access": "<optional>", "string": "<string>",
+               "to_string": "<string>", "stoi": "<string>", "stod": "<string>", "stoll": "<string>",
+               "stoull": "<string>", "hardware_destructive_interference_size": "<new>",
+               "string_view": "<string_view>", "variant": "<variant>", "get": "<variant>",
+               "holds_alternative": "<variant>", "visit": "<variant>", "in_place": "<utility>",
+               "in_place_t": "<utility>"}
+
+
+def std_reexports(include, headers):
+    """{(namespace, name)}: `using std::NAME;` at namespace scope of c10, at or
+    torch (not inside a class or function, not in a nested namespace) in the
+    real headers under `include` (a directory walked, or one file)."""
+    out = set()
+    files = []
+    for h in headers:
+        path = os.path.join(include, h)
+        if os.path.isdir(path):
+            files += [os.path.join(d, f) for d, _, fs in os.walk(path) for f in fs if f.endswith(".h")]
+        elif os.path.exists(path):
+            files.append(path)
+    token = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\])*"|\bnamespace\s+([\w:]+)\s*\{|'
+                       r'\busing\s+(?:::)?std::(\w+)\s*;|[{}]', re.S)
+    for path in sorted(files):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        stack = []  # one entry per open brace: the namespace it opens, or None
+        for m in token.finditer(text):
+            t = m.group(0)
+            if t.startswith("/") or t.startswith('"'):
+                continue
+            if m.group(1):
+                stack.append(m.group(1))
+            elif t == "{":
+                stack.append(None)
+            elif t == "}":
+                if stack:
+                    stack.pop()
+            elif m.group(2) and stack and None not in stack:
+                ns = "::".join(stack)
+                if ns in ("c10", "at", "torch") and m.group(2) in STD_HEADERS:
+                    out.add((ns, m.group(2)))
+    return out
+
+
+def derive_std_reexports(reexports, taken):
+    out = []
+    for ns, name in sorted(reexports):
+        legacy = f"{ns}::{name}"
+        if legacy in taken:
+            continue
+        kind = "type" if name in ("optional", "nullopt_t", "bad_optional_access", "string", "string_view",
+                                  "variant", "in_place_t") else "variable" if name in (
+            "nullopt", "in_place", "hardware_destructive_interference_size") else "function"
+        out.append(entry([legacy], kind, f"std::{name}", None, "safe", header=STD_HEADERS[name],
+                         note=f"{legacy} is std::{name} (a using-declaration of the torch headers): name the standard one."))
+    return out
+
+
 SHIM = re.compile(r"aoti_torch_(aten|cpu|cuda|mps|xpu)_(\w+)")
 DEVICE_ORDER = ("aten", "cpu", "cuda", "xpu", "mps")  # aten: any device
 
@@ -334,7 +395,7 @@ def dump(entries, sources):
     for e in entries:
         lines.append("  - legacy: [" + ", ".join(f'"{l}"' for l in e["legacy"]) + "]")
         for key in ("kind", "replacement", "header", "since", "fix", "style", "note"):
-            if key in e:
+            if e.get(key) is not None:
                 value = e[key].replace("\\", "\\\\").replace('"', '\\"')
                 lines.append(f'    {key}: "{value}"')
     return "\n".join(lines) + "\n"
@@ -365,12 +426,15 @@ def main():
     entries = derive(stable, headeronly, ops, dtype_aliases(types_h), accessor_members(accessor_h))
     taken = {l for e in entries for l in e["legacy"]} | hand_written_legacy()
     entries += derive_shims(shims, ops, overloads, taken)
+    entries += derive_std_reexports(
+        std_reexports(a.stable_include, ["c10", "ATen/core", "torch/csrc/api/include/torch/types.h"]), taken)
     text = dump(entries,
                 ["rules/api/stable_cxx_apis.tsv, rules/api/headeronly_cxx.tsv (the real stable headers)",
                  "rules/api/stable_c_functions.tsv (the real generated C shims: aoti_torch_<device>_<op>)",
                  "ATen's native_functions.yaml (Debian's python3-torch)",
                  "torch/headeronly/core/TensorAccessor.h (the real stable headers: the accessors' members)",
-                 "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)"])
+                 "torch/csrc/api/include/torch/types.h (the legacy headers: torch::kInt32 and friends)",
+                 "c10/**, ATen/core/**, torch/types.h (the real 2.14 headers: `using std::X;` in c10, at, torch)"])
     if a.check:
         bad = check_alternatives(stable)
         for b in bad:

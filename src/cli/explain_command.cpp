@@ -1,26 +1,42 @@
 // `torchabi explain RULE`: the documentation entry of one rule, ruff-style.
+// `torchabi explain NAME`: what a porter needs of one at::/c10::/torch:: name,
+// macro, header or C shim function (analyzers/migration/api_lookup.h).
 #include <iostream>
 
+#include "analyzers/migration/api_lookup.h"
 #include "cli/commands.h"
 #include "common/input_error.h"
 #include "findings/rule_registry.h"
+#include "inputs/rules_source.h"
 
 namespace torchabi::cli {
 
 void add_explain_command(CLI::App& app, Dispatch& d) {
-  auto* cmd = app.add_subcommand("explain", "Explain a rule: what it checks, why, and what to do instead");
+  auto* cmd = app.add_subcommand("explain",
+                                 "Explain a rule (what it checks, why, what to do instead) or a PyTorch API (stable "
+                                 "since when, its replacement or workaround)");
   auto rule = std::make_shared<std::string>();
-  cmd->add_option("RULE", *rule, "Rule id, e.g. binary-unstable-import")->required();
+  cmd->add_option("RULE|NAME", *rule,
+                  "Rule id (binary-unstable-import) or API name (at::sigmoid, c10::optional, TORCH_CHECK, "
+                  "aoti_torch_empty_strided)")
+      ->required();
   cmd->callback([&d, rule] {
     d.run = [rule] {
       const auto& reg = findings::RuleRegistry::current();
       const auto* doc = reg.find(*rule);
       if (!doc) {
+        const auto lookup =
+            migration::ApiLookup::load(inputs::RulesSource::current(), inputs::ApiCatalog::current());
+        if (auto facts = lookup.explain(*rule)) {
+          std::cout << migration::describe(*facts);
+          return 0;
+        }
         std::string near;
         for (const auto& [id, _] : reg.all())
           if (id.find(*rule) != std::string::npos) near += (near.empty() ? "" : ", ") + id;
-        throw InputError(*rule, "no such rule" + (near.empty() ? std::string("; see 'torchabi rules list'")
-                                                                : "; did you mean: " + near));
+        for (const auto& n : lookup.closest(*rule)) near += (near.empty() ? "" : ", ") + n;
+        throw InputError(*rule, "no such rule or known PyTorch API" +
+                                    (near.empty() ? std::string("; see 'torchabi rules list'") : "; did you mean: " + near));
       }
       std::cout << doc->id << " (" << findings::to_string(doc->severity) << ", fix: " << findings::to_string(doc->fix)
                 << ")\n\n"

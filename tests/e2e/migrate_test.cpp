@@ -899,6 +899,7 @@ std::vector<ReleaseCase> release_cases() {
       {"cuda_style", "cuda_style", {"cuda_style/add_one.cu"}, {"--cuda-path=/nonexistent"}},
       {"def_with_kernel", "def_with_kernel", {"def_with_kernel/pack_op.cpp", "def_with_kernel/lambda_op.cpp"}, {}},
       {"guards", "guards", {"guards/checks.cpp"}, {}},
+      {"held_out", "held_out", {"held_out/segment_ops.cpp"}, {}},
       {"legacy_cpu", "legacy_cpu", {"legacy_cpu/scale_op.cpp"}, {}},
       {"lltm", "lltm", {"lltm/lltm.cpp", "lltm/lltm_cuda.cpp"}, {}},
       {"mixed_registrations", "mixed_registrations", {}, {}},
@@ -909,9 +910,10 @@ std::vector<ReleaseCase> release_cases() {
   };
   // mixed_registrations: every source is a unit.
   std::error_code ec;
+  ReleaseCase& mixed = *std::find_if(cases.begin(), cases.end(), [](const ReleaseCase& c) { return c.name == "mixed_registrations"; });
   for (const auto& e : fs::directory_iterator(fixtures() / "mixed_registrations", ec))
-    if (e.path().extension() == ".cpp") cases[5].files.push_back("mixed_registrations/" + e.path().filename().string());
-  std::sort(cases[5].files.begin(), cases[5].files.end());
+    if (e.path().extension() == ".cpp") mixed.files.push_back("mixed_registrations/" + e.path().filename().string());
+  std::sort(mixed.files.begin(), mixed.files.end());
   // ports: each legacy file is a case of its own (their stable.cpp is the port).
   std::vector<std::string> ports;
   for (const auto& e : fs::directory_iterator(fixtures() / "ports", ec))

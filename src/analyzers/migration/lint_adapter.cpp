@@ -52,6 +52,16 @@ public:
     return l;
   }
 
+  // Whether `name` is written as a whole identifier anywhere in `file`.
+  bool writes(const std::string& file_name, std::string_view name) {
+    const std::string& text = file(file_name).text;
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t p = name.empty() ? std::string::npos : text.find(name); p != std::string::npos; p = text.find(name, p + 1))
+      if ((p == 0 || !ident(text[p - 1])) && (p + name.size() >= text.size() || !ident(text[p + name.size()])))
+        return true;
+    return false;
+  }
+
 private:
   struct File {
     std::string text;
@@ -85,23 +95,42 @@ findings::Location use_location(const findings::Finding& f, MacroRanges& macros)
   return l;
 }
 
-// What a known torch macro expands to is not an API of its own: the
+// What a torch macro expands to is not an API of its own: the
 // c10::detail::torchCheckFail that a TORCH_CHECK written inside another
 // macro's argument shows up with is that TORCH_CHECK use, and goes with its
-// replacement. Such a use is reported at the macro's name, where a name of
-// its own cannot be written.
-void fold_into_macros(std::vector<ApiUse>& uses,
-                      const std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>>& known_macro_at) {
-  if (known_macro_at.empty()) return;
-  std::erase_if(uses, [&](const ApiUse& u) {
-    if (u.is_include) return false;
-    const std::string file = normal_path(u.location.file);
-    auto it = known_macro_at.lower_bound(std::make_tuple(file, u.location.line, u.location.column, std::string()));
-    for (; it != known_macro_at.end() && std::get<0>(*it) == file && std::get<1>(*it) == u.location.line &&
+// replacement, whatever helpers a release's expansion calls (2.14's
+// TORCH_CHECK_EQ: c10::MessageLogger). So is the expansion of a torch macro
+// the rules do not know: the user wrote the macro, and porting it is the work.
+// Such a use is reported at the macro's name, where a name of its own cannot
+// be written.
+//
+// A project macro written inside another macro's arguments
+// (DISPATCH_WTYPE(...) in the lambda of DISPATCH_ITYPE(...)) brings what the
+// torch macros of its #define expand to (AT_ERROR: torchCheckFail, c10::str)
+// to its own name; the torch macro is counted at the #define. There, at
+// `expansion_at`, only names the file never writes fold: `using t = at::Half`
+// in the #define is a use of its own.
+using Places = std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>>;
+void fold_into_macros(std::vector<ApiUse>& uses, const Places& known_macro_at, const Places& expansion_at,
+                      MacroRanges& macros) {
+  if (known_macro_at.empty() && expansion_at.empty()) return;
+  auto at = [](const Places& places, const ApiUse& u, const std::string& file) {
+    auto it = places.lower_bound(std::make_tuple(file, u.location.line, u.location.column, std::string()));
+    for (; it != places.end() && std::get<0>(*it) == file && std::get<1>(*it) == u.location.line &&
            std::get<2>(*it) == u.location.column;
          ++it)
       if (std::get<3>(*it) != u.api) return true;
     return false;
+  };
+  std::erase_if(uses, [&](const ApiUse& u) {
+    if (u.is_include) return false;
+    const std::string file = normal_path(u.location.file);
+    if (at(known_macro_at, u, file)) return true;
+    if (!at(expansion_at, u, file)) return false;
+    std::string_view name = u.api;
+    if (const size_t p = name.rfind("::"); p != std::string_view::npos) name.remove_prefix(p + 2);
+    if (name.starts_with("operator")) return false;  // `a == b` in the #define is written there
+    return !macros.writes(u.location.file, name);
   });
 }
 
@@ -135,7 +164,8 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
     if (!fresh && !it->second.first->fix && (f.fix || f.message.starts_with(kDefNeedsHuman))) it->second.first = &f;
   }
   std::vector<ApiUse> uses;
-  std::set<std::tuple<std::string, uint32_t, uint32_t, std::string>> known_macro_at;  // (place, macro)
+  Places known_macro_at;  // (place, macro)
+  Places expansion_at;    // where a torch macro of a project #define was expanded, (place, macro)
   for (const auto& [_, chosen_use] : chosen) {
     const findings::Finding& f = *chosen_use.first;
     ApiUse u;
@@ -273,11 +303,14 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
                          named + "."
                    : f.help;
     if (!named.empty() && !u.replacement.empty()) u.note = "Calls " + named + ". " + u.note;
-    if (f.rule == kMacro && (match || blocker))
+    if (f.rule == kMacro) {
       known_macro_at.emplace(normal_path(u.location.file), u.location.line, u.location.column, u.api);
+      if (u.location.line != f.location.line || u.location.column != f.location.column)
+        expansion_at.emplace(normal_path(f.location.file), f.location.line, f.location.column, u.api);
+    }
     uses.push_back(std::move(u));
   }
-  fold_into_macros(uses, known_macro_at);
+  fold_into_macros(uses, known_macro_at, expansion_at, macros);
 
   // Uses a rewritten macro produced at its own place follow that macro.
   std::map<std::tuple<std::string, uint32_t, uint32_t>, std::string> macro_fix_at;

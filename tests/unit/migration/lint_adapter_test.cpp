@@ -205,11 +205,11 @@ TEST(LintAdapter, UsesThatFollowAnotherRewriteCountAsIt) {
   }
 }
 
-TEST(LintAdapter, WhatAKnownMacroExpandsToIsThatMacrosUse) {
+TEST(LintAdapter, WhatATorchMacroExpandsToIsThatMacrosUse) {
   // TORCH_CHECK written inside another macro's argument: lint reports its
   // expansion (torchCheckFail, torchCheckMsgImpl) at the TORCH_CHECK name.
   auto file = put_file(scratch_dir(), "a.cpp",
-                       "WRAP(TORCH_CHECK(x, \"m\"));\nAT_DISPATCH_FLOATING_TYPES(t, \"n\", f);\nMY_MACRO(1);\n");
+                       "WRAP(TORCH_CHECK(x, \"m\"));\nAT_DISPATCH_FLOATING_TYPES(t, \"n\", f);\nMY_MACRO(c10::Half(1));\n");
   Report r;
   r.add(finding("source-unstable-macro", file, 1, 6, "TORCH_CHECK"));  // no fix-it: inside WRAP(...)
   r.add(finding("source-unstable-api", file, 1, 6, "c10::detail::torchCheckFail"));
@@ -217,9 +217,11 @@ TEST(LintAdapter, WhatAKnownMacroExpandsToIsThatMacrosUse) {
   r.add(finding("source-unstable-macro", file, 2, 1, "AT_DISPATCH_FLOATING_TYPES",
                 fix_at(file, 26, 52, "STABLE_DISPATCH_FLOATING_TYPES", FixSafety::Unsafe)));
   r.add(finding("source-unstable-api", file, 2, 1, "c10::ScalarType"));
-  // A macro the rules do not know keeps what it expands to: that is the work.
+  // A torch macro the rules do not know is one use too: the user wrote the
+  // macro, not the c10::Scalar its expansion names.
   r.add(finding("source-unstable-macro", file, 3, 1, "MY_MACRO"));
   r.add(finding("source-unstable-api", file, 3, 1, "c10::Scalar"));
+  r.add(finding("source-unstable-api", file, 3, 10, "c10::Half"));  // written in its argument
   auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
 
   EXPECT_EQ(find(uses, "c10::detail::torchCheckFail"), nullptr);
@@ -228,8 +230,38 @@ TEST(LintAdapter, WhatAKnownMacroExpandsToIsThatMacrosUse) {
   const ApiUse* check = find(uses, "TORCH_CHECK");
   ASSERT_NE(check, nullptr);
   EXPECT_EQ(check->replacement, "STD_TORCH_CHECK");
-  EXPECT_NE(find(uses, "c10::Scalar", 3), nullptr);
+  EXPECT_EQ(find(uses, "c10::Scalar", 3), nullptr);
+  EXPECT_NE(find(uses, "MY_MACRO", 3), nullptr);
+  // An API written at a place of its own stays a use.
+  EXPECT_NE(find(uses, "c10::Half", 3), nullptr);
   EXPECT_EQ(uses.size(), 4u);
+}
+
+TEST(LintAdapter, WhatATorchMacroInANestedProjectMacroExpandsToIsThatMacrosUse) {
+  // INNER written in OUTER's argument: lint reports AT_ERROR at INNER's name
+  // with its fix-it in INNER's #define (where the plan counts it), and what
+  // AT_ERROR expands to at INNER's name too. `at::Half`, written in the
+  // #define, stays a use.
+  const std::string text =
+      "#define INNER(T) using t = at::Half; AT_ERROR(\"no\")\n"
+      "OUTER([&] { INNER(1); });\n";
+  auto file = put_file(scratch_dir(), "a.cpp", text);
+  const uint32_t at_error = static_cast<uint32_t>(text.find("AT_ERROR"));
+  Report r;
+  r.add(finding("source-unstable-macro", file, 2, 13, "AT_ERROR",
+                fix_at(file, at_error, at_error + 8, "STD_TORCH_CHECK(false, ", FixSafety::Unsafe)));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::detail::torchCheckFail"));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::str"));
+  r.add(finding("source-unstable-api", file, 2, 13, "c10::Half"));
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+
+  EXPECT_EQ(find(uses, "c10::detail::torchCheckFail"), nullptr);
+  EXPECT_EQ(find(uses, "c10::str"), nullptr);
+  EXPECT_NE(find(uses, "c10::Half", 2), nullptr);
+  const ApiUse* error = find(uses, "AT_ERROR");
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->location.line, 1u) << "counted at the #define";
+  EXPECT_EQ(uses.size(), 2u);
 }
 
 TEST(LintAdapter, AnIncludeIsFixableOnlyWhenItsFileAndIncludersAreDone) {
