@@ -7,7 +7,7 @@
 #include "common/json_io.h"
 #include "common/temp_dirs.h"
 #include "common/text.h"
-#include "generated/inputs/project/read_python_build_py.h"
+#include "inputs/project/read_python_build_py.h"
 #include "inputs/project/timed_child.h"
 
 namespace torchabi::inputs::py {
@@ -110,7 +110,7 @@ Module read_module(const std::string& text, const std::string& path, const std::
   const fs::path out = fs::path(scratch.dir) / "out.json";
   {
     std::ofstream s(script, std::ios::binary);
-    s << kReadPythonBuildPy;
+    s << generated::kReadPythonBuildPy;
     std::ofstream t(source, std::ios::binary);
     t << text;
     if (!s || !t) throw InputError(path, "cannot write to " + scratch.dir + " to read it");

@@ -45,7 +45,8 @@ import sys
 import warnings
 
 MAX_ITERATIONS = 10000  # loop bodies followed per file
-MAX_CALL_DEPTH = 16  # nested calls of the file's own functions
+MAX_CALL_DEPTH = 8  # nested calls of the file's own functions
+MAX_STEPS = 5000  # statements followed per file before the file's functions are no longer called
 MAX_INT_BITS = 4096
 MAX_SEQUENCE = 1 << 20
 
@@ -251,6 +252,7 @@ class Reader:
         self.recorded = set()  # (call node, loop iterations it was recorded in)
         self.context = []  # the loop iterations being followed
         self.iterations = 0
+        self.steps = 0
         self.depth = 0
         self.globals = {}
         self.functions = []  # defined, in order
@@ -814,6 +816,8 @@ class Reader:
         f = fn.node
         if self.depth >= MAX_CALL_DEPTH:
             return Unresolved("a call to %s() nested too deeply" % f.name, line)
+        if self.steps > MAX_STEPS:  # functions calling functions: what they return is not followed further
+            return Unresolved("a call to %s() (the file does more than torchabi follows)" % f.name, line)
         self.called.add(id(f))
         args, kwargs = self.args_of(node, env)
         self.depth += 1
@@ -941,7 +945,7 @@ class Reader:
         keeps what they share (merge())."""
         results = []
         for stmts in alternatives:
-            local = copy.deepcopy(env)
+            local = {k: clone(v) for k, v in env.items()}
             try:
                 self.block(stmts, local)
             except Return as r:
@@ -968,6 +972,7 @@ class Reader:
 
     def statement(self, s, env):
         line = getattr(s, "lineno", 0)
+        self.steps += 1
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for d in s.decorator_list:
                 self.find_calls(d, env)
@@ -1134,6 +1139,16 @@ class Reader:
 
 _MISSING = object()
 RETURN = "\0return"  # where branches() keeps what a branch returned
+
+
+def clone(v):
+    """A copy of the lists and dicts in `v` (a branch must not change what
+    the others see); everything else is immutable here."""
+    if isinstance(v, list):
+        return [clone(i) for i in v]
+    if isinstance(v, dict):
+        return {k: clone(i) for k, i in v.items()}
+    return v
 
 
 def merge(values, line, what):
