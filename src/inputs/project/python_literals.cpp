@@ -45,6 +45,7 @@ namespace {
 // The reader is given this long; a file it cannot read in that time is an
 // input error (nothing of the project runs, so only a pathological file is slow).
 constexpr int kReadTimeoutSeconds = 60;
+constexpr const char* kDefaultPython = "python3";
 
 // One value of read_python_build.py's output (its docstring has the format).
 Value value_from(const nlohmann::json& j) {
@@ -101,8 +102,9 @@ struct Scratch {
 }  // namespace
 
 Module read_module(const std::string& text, const std::string& path, const std::string& dir,
-                   const std::set<std::string>& callees, const std::string& python) {
-  const std::string how = " (torchabi reads it with " + python + "'s parser, without running it)";
+                   const std::set<std::string>& callees, const std::string& wanted_python) {
+  std::string python = wanted_python;
+  std::string fallback;  // why the default interpreter parsed it instead
   Scratch scratch;
   if (scratch.dir.empty()) throw InputError(path, "cannot create a temporary directory to read it in");
   const fs::path script = fs::path(scratch.dir) / "read_python_build.py";
@@ -120,8 +122,17 @@ Module read_module(const std::string& text, const std::string& path, const std::
   // parses, so no sandbox is needed; the time limit still holds.
   std::vector<std::string> argv = {python, "-I", "-S", "-B", script.string(), source.string(), out.string(), path, dir};
   argv.insert(argv.end(), callees.begin(), callees.end());
-  const ChildResult r = run_timed(argv, scratch.dir, kReadTimeoutSeconds);
-  if (!r.started) throw InputError(path, "cannot be read: " + python + " could not be started (" + text::last_line(r.output) + ")");
+  ChildResult r = run_timed(argv, scratch.dir, kReadTimeoutSeconds);
+  // The project's interpreter is missing: any CPython parses, the default one
+  // does (its syntax may be older: an error would say which Python it is).
+  if (!r.started && python != kDefaultPython) {
+    fallback = python + " could not be started (" + text::last_line(r.output) + "): " + kDefaultPython + " parsed it";
+    python = argv[0] = kDefaultPython;
+    r = run_timed(argv, scratch.dir, kReadTimeoutSeconds);
+  }
+  if (!r.started)
+    throw InputError(path, "cannot be read: " + python + " could not be started (" + text::last_line(r.output) + ")");
+  const std::string how = " (torchabi reads it with " + python + "'s parser, without running it)";
   if (r.timed_out)
     throw InputError(path, "reading it took longer than " + std::to_string(kReadTimeoutSeconds) + " s" + how);
   std::ifstream in(out, std::ios::binary);
@@ -136,7 +147,9 @@ Module read_module(const std::string& text, const std::string& path, const std::
     throw InputError(path, (line ? "line " + std::to_string(line) + ": " : std::string()) + e.value("message", ""));
   }
   try {
-    return module_from(j);
+    Module m = module_from(j);
+    if (!fallback.empty()) m.given.insert(m.given.begin(), fallback);
+    return m;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(path, "the reading of " + python + " gave an unexpected answer (" + e.what() + ")" + how);
   }

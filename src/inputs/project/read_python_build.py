@@ -35,7 +35,6 @@ tuple ("items"), "D" a dict ("entries": [[K, V], ...]), "u" unresolved
 """
 
 import ast
-import copy
 import fnmatch
 import json
 import os
@@ -58,8 +57,6 @@ class Unresolved:
         self.why = why
         self.line = line
 
-    def __deepcopy__(self, memo):
-        return self
 
 
 class CalleeRef:
@@ -69,8 +66,6 @@ class CalleeRef:
     def __init__(self, dotted):
         self.dotted = dotted
 
-    def __deepcopy__(self, memo):
-        return self
 
     def __eq__(self, other):
         return isinstance(other, CalleeRef) and other.dotted == self.dotted
@@ -87,8 +82,6 @@ class CondCallee:
         self.test = test
         self.line = line
 
-    def __deepcopy__(self, memo):
-        return self
 
 
 class Function:
@@ -96,8 +89,6 @@ class Function:
         self.node = node
         self.scope = scope  # the names it sees: its module's, or the enclosing function's (live, as a closure)
 
-    def __deepcopy__(self, memo):
-        return self
 
 
 class Signal(Exception):
@@ -1002,7 +993,10 @@ class Reader:
             for a in s.names:
                 local = (a.asname or a.name).split(".")[0] if isinstance(s, ast.Import) else (a.asname or a.name)
                 if isinstance(s, ast.ImportFrom) and a.name in self.callees:
-                    env[local] = CalleeRef(a.name)
+                    # Under another name (load as jit): the qualified name, which
+                    # says whose it is wherever it is called.
+                    qualified = a.asname and a.asname != a.name and s.module and not s.level
+                    env[local] = CalleeRef(s.module + "." + a.name if qualified else a.name)
                 elif isinstance(s, ast.ImportFrom) and a.name == "CUDA_HOME" and "cpp_extension" in (s.module or ""):
                     self.assume(GIVEN_CUDA)
                     env[local] = CUDA_HOME

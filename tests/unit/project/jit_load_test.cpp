@@ -124,7 +124,7 @@ TEST(JitLoad, EveryImportFormOfTorchsLoadAndNothingElse) {
     JitLoads l = read_jit_loads(f, t.dir.string(), "");
     EXPECT_EQ(l.loads.size(), c.calls) << c.text;
     EXPECT_EQ(find_jit_load_files(t.dir.string()).size(), c.calls) << c.text;
-    if (c.calls) {
+    if (c.calls && !l.loads.empty()) {
       EXPECT_EQ(l.loads[0].ext.sources, (std::vector<std::string>{t.path("a.cpp")})) << c.text;
     }
   }
