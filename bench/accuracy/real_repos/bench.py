@@ -242,9 +242,9 @@ def score(exp, j, subdir_abs):
     return missed_list, extra, fact_diffs, wrong, missed_defects
 
 
-def run_one(torchabi, include, python, subdir_abs, timeout):
+def run_one(torchabi, include, python, subdir_abs, timeout, extra=()):
     args = [torchabi, "check", "--format", "json", "--no-cache", "--torch-include", include,
-            "--python", python, subdir_abs]
+            "--python", python, *extra, subdir_abs]
     t0 = time.monotonic()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=subdir_abs,
                          stdin=subprocess.DEVNULL, start_new_session=True)
@@ -274,6 +274,9 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=float, default=float(os.environ.get("TORCHABI_REAL_REPOS_TIMEOUT", "600")))
     ap.add_argument("--materialise-only", action="store_true")
+    ap.add_argument("--no-run-build", action="store_true",
+                    help="check with --no-run-build: the static readers only (what running is forbidden leaves)")
+    ap.add_argument("--with-torch-only", action="store_true", help="only the 'with torch' interpreter")
     ap.add_argument("--json", default=os.environ.get("TORCHABI_REAL_REPOS_JSON", ""),
                     help="also write the per-run results here")
     a = ap.parse_args()
@@ -323,6 +326,11 @@ def main():
         print(f"torchabi: {a.torchabi} (snapshot), {version[0] if version else '?'}, checkout {commit}; "
               f"{version[1] if len(version) > 1 else ''}")
         variants = [("with torch", "/usr/bin/python3"), ("without torch", no_torch_python(tmp))]
+        if a.with_torch_only:
+            variants = variants[:1]
+        extra = ["--no-run-build"] if a.no_run_build else []
+        if extra:
+            print("mode: --no-run-build (build files read, not run)")
         print(f"{'repository':26} {'python':13} {'exit':>4} {'class':7} {'missed':>6} {'extra':>5} "
               f"{'facts':>5} {'wrong':>5} {'defect':>6} {'time':>7}")
         for e in entries:
@@ -330,7 +338,7 @@ def main():
             sub = os.path.normpath(os.path.join(d, e["subdir"]))
             exp = expected[e["name"]]
             for vname, py in variants:
-                j, rc, dt, err = run_one(snap, include, py, sub, a.timeout)
+                j, rc, dt, err = run_one(snap, include, py, sub, a.timeout, extra)
                 if rc == "timeout" or j is None or rc == 2:
                     cls = "timeout" if rc == "timeout" else "exit 2"
                     missed, extra, fdiff, wrong, mdef = [], [], [], [], []

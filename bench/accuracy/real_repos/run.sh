@@ -2,7 +2,7 @@
 # bench/accuracy/real_repos: `torchabi check` on public stable-ABI repositories
 # (repos.tsv, not committed: materialised from git mirrors) against facts checked
 # by hand (expected.json), with and without a torch in the interpreter.
-#   bench/accuracy/real_repos/run.sh [BUILD_DIR] [--only NAME,...] [--timeout S]
+#   bench/accuracy/real_repos/run.sh [BUILD_DIR] [--only NAME,...] [--timeout S] [--no-run-build] [--with-torch-only]
 # Env: TORCHABI_REAL_REPOS_MIRRORS (default /work/.mirror: <owner>+<name>/repo git dirs),
 #      TORCHABI_REAL_REPOS (extraction cache, default ~/.cache/torchabi/real-repos),
 #      TORCHABI_REAL_REPOS_TIMEOUT (seconds per check, default 600),

@@ -509,7 +509,8 @@ std::vector<std::string> find_jit_load_files(const std::string& dir) {
   return out;
 }
 
-JitLoads read_jit_loads(const std::string& py_file, const std::string& project_dir, const std::string& inline_dir) {
+JitLoads read_jit_loads(const std::string& py_file, const std::string& project_dir, const std::string& inline_dir,
+                        const std::string& python) {
   using namespace jit_load_detail;
   auto text = read_text(py_file, kJitMaxFileBytes);
   if (!text) throw InputError(py_file, "cannot read it (or it is larger than " + std::to_string(kJitMaxFileBytes) + " bytes)");
@@ -518,7 +519,7 @@ JitLoads read_jit_loads(const std::string& py_file, const std::string& project_d
   const Imports imports = read_imports(*text);
   std::set<std::string> callees;
   for (const auto& s : call_spellings(imports)) callees.insert(s.substr(s.rfind('.') + 1));
-  py::Module mod = py::read_module(*text, path, root, callees);
+  py::Module mod = py::read_module(*text, path, root, callees, python);
   JitLoads out;
   CallReader r{path, root, inline_dir, out};
   for (const auto& c : mod.calls)
@@ -597,7 +598,7 @@ JitLoads with_recorded(JitLoads read, const std::string& file, const std::vector
 
 ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::string>& py_files,
                                  const TorchLocation& torch, const std::vector<std::string>& defines,
-                                 const std::vector<JitLoad>* recorded) {
+                                 const std::vector<JitLoad>* recorded, const std::string& python) {
   using namespace jit_load_detail;
   const std::string root = fs::absolute(dir).lexically_normal().string();
   const std::vector<std::string> files = py_files.empty() ? find_jit_load_files(root) : py_files;
@@ -619,9 +620,9 @@ ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::
     if (inline_dir.empty()) inline_dir = scratch_dirs().make().string();
     JitLoads loads;
     try {
-      loads = read_jit_loads(f, root, inline_dir);
+      loads = read_jit_loads(f, root, inline_dir, python);
     } catch (const InputError& e) {
-      // One module that cannot be tokenized does not hide the others'.
+      // One module that cannot be parsed does not hide the others'.
       if (++unreadable == files.size()) throw;
       b.notes.push_back({f, 0, std::string(e.what()) + ": its cpp_extension.load() calls are not read"});
       continue;

@@ -3,7 +3,7 @@
 // and load_inline(name, cpp_sources, cuda_sources, functions=...), called by
 // a project's Python modules (ComfyUI nodes, research code) instead of a
 // setup.py. The calls are found and read without running anything, with the
-// same Python subset as the setup.py reader (python_literals.h), and turned
+// same reader as setup.py's (python_literals.h: CPython's parser), and turned
 // into the commands torch's JIT build (_write_ninja_file_to_build_library)
 // runs on Linux.
 #pragma once
@@ -53,9 +53,11 @@ std::vector<std::string> find_jit_load_files(const std::string& dir);
 // script is usually started from), else to the file's directory. load_inline's
 // literal sources are written, as torch writes them (main.cpp with
 // `#include <torch/extension.h>` and the generated PYBIND11_MODULE, cuda.cu),
-// into `inline_dir`/<name>/; empty `inline_dir`: they are a note. Throws
-// InputError naming the file when it cannot be read or tokenized.
-JitLoads read_jit_loads(const std::string& py_file, const std::string& project_dir, const std::string& inline_dir);
+// into `inline_dir`/<name>/; empty `inline_dir`: they are a note. `python`
+// parses it. Throws InputError naming the file when it cannot be read or
+// parsed.
+JitLoads read_jit_loads(const std::string& py_file, const std::string& project_dir, const std::string& inline_dir,
+                        const std::string& python = "python3");
 
 // The command torch's JIT build runs on Linux for `source` of `load`:
 // -DTORCH_EXTENSION_NAME=<name> -DTORCH_API_INCLUDE_EXTENSION_H (not when
@@ -73,10 +75,11 @@ CompileCommand jit_load_command(const JitLoad& load, const std::string& source, 
 // remove_jit_scratch_dirs() once they are linted (else at a normal exit).
 // `recorded`: the calls made when the modules were imported (jit_run.h);
 // each replaces the call read at its file and line, and a file whose every
-// call was recorded drops what its reading could not resolve.
+// call was recorded drops what its reading could not resolve. `python`
+// parses the files.
 ProjectBuild read_jit_load_build(const std::string& dir, const std::vector<std::string>& py_files,
                                  const TorchLocation& torch, const std::vector<std::string>& defines,
-                                 const std::vector<JitLoad>* recorded = nullptr);
+                                 const std::vector<JitLoad>* recorded = nullptr, const std::string& python = "python3");
 
 // Removes the scratch directories of load_inline sources written so far.
 void remove_jit_scratch_dirs();

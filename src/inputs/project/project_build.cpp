@@ -449,14 +449,14 @@ ProjectBuild read_pyproject_build(const std::string& file, const TorchLocation& 
 namespace {
 
 ProjectBuild read_statically(const std::string& build_file, const TorchLocation& torch,
-                             const std::vector<std::string>& defines) {
+                             const std::vector<std::string>& defines, const std::string& python) {
   const fs::path setup(build_file);
   // A directory (find_build_description): its modules' cpp_extension.load() calls.
-  if (std::error_code ec; fs::is_directory(setup, ec)) return read_jit_load_build(build_file, {}, torch, defines);
+  if (std::error_code ec; fs::is_directory(setup, ec)) return read_jit_load_build(build_file, {}, torch, defines, nullptr, python);
   if (setup.filename() == "CMakeLists.txt") return read_cmake_build(build_file, torch, defines);
   if (setup.filename() == "build.toml") return read_kernel_builder_build(build_file, torch, defines);
   if (setup.filename() == "pyproject.toml") return read_pyproject_build(build_file, torch, defines);
-  SetupPy spec = read_setup_py(setup.string());
+  SetupPy spec = read_setup_py(setup.string(), python);
   std::error_code ec;
   if (spec.extensions.empty() && fs::is_regular_file(setup.parent_path() / "CMakeLists.txt", ec)) {
     ProjectBuild b = read_cmake_build((setup.parent_path() / "CMakeLists.txt").string(), torch, defines);
@@ -466,15 +466,18 @@ ProjectBuild read_statically(const std::string& build_file, const TorchLocation&
   if (spec.extensions.empty()) {
     // The package builds its extensions just-in-time instead.
     if (auto jit = find_jit_load_files(setup.parent_path().string()); !jit.empty()) {
-      ProjectBuild b = read_jit_load_build(setup.parent_path().string(), jit, torch, defines);
+      ProjectBuild b = read_jit_load_build(setup.parent_path().string(), jit, torch, defines, nullptr, python);
       b.notes.insert(b.notes.begin(), spec.notes.begin(), spec.notes.end());
       b.facts.insert(b.facts.begin(),
                      {"setup.py", "declares no CppExtension or CUDAExtension: cpp_extension.load() calls were read"});
       return b;
     }
   }
-  return setuptools_build(setup.string(), spec.extensions, std::move(spec.notes), /*build_extension=*/true, torch,
-                          defines);
+  ProjectBuild b = setuptools_build(setup.string(), spec.extensions, std::move(spec.notes), /*build_extension=*/true,
+                                    torch, defines);
+  // What the reading took as given, as the run of setup.py would (CUDA available).
+  if (!spec.given.empty()) b.facts.emplace_back("setup.py read assuming", join(spec.given, "; "));
+  return b;
 }
 
 }  // namespace
@@ -512,7 +515,8 @@ std::optional<CMakeEntry> driven_cmake_entry(const std::string& setup_py, const 
   return e;
 }
 
-std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::vector<std::string>& defines) {
+std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::vector<std::string>& defines,
+                                      const std::string& python) {
   const fs::path file(build_file);
   const fs::path next_to = file.parent_path() / "CMakeLists.txt";
   std::error_code ec;
@@ -520,7 +524,7 @@ std::optional<CMakeEntry> cmake_entry(const std::string& build_file, const std::
   if (file.filename() == "CMakeLists.txt") {
     e.lists = build_file;
   } else if (file.filename() == "setup.py") {
-    if (!fs::is_regular_file(next_to, ec) || !read_setup_py(build_file).extensions.empty()) return std::nullopt;
+    if (!fs::is_regular_file(next_to, ec) || !read_setup_py(build_file, python).extensions.empty()) return std::nullopt;
     e.lists = next_to.string();
     e.facts.emplace_back("setup.py", "declares no CppExtension or CUDAExtension: CMakeLists.txt was configured");
   } else if (file.filename() == "pyproject.toml") {
@@ -563,7 +567,7 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
   if (fs::is_directory(file, ec)) {
     dir = build_file;
   } else if (file.filename() == "setup.py" && !fs::is_regular_file(file.parent_path() / "CMakeLists.txt", ec) &&
-             (setup_declared_nothing || read_setup_py(build_file).extensions.empty())) {
+             (setup_declared_nothing || read_setup_py(build_file, options.python).extensions.empty())) {
     // Run, it declared nothing (its extensions wait for TORCHMATCH_BUILD_*=1,
     // and the package builds them just-in-time by default): what its reading
     // finds in branches not taken is not the default build.
@@ -577,7 +581,7 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
   if (!run.ran || run.loads.empty()) {
     // No call made on import (load() in functions nobody calls at import):
     // the reading's own notes say what it could not resolve.
-    ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines);
+    ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, nullptr, options.python);
     if (!run.ran) {
       b.notes.insert(b.notes.begin(), {dir, 0, "the modules that call cpp_extension.load() could not be imported (" +
                                                    run.failure + "): their calls were read instead"});
@@ -596,7 +600,7 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
     }
     return b;
   }
-  ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, &run.loads);
+  ProjectBuild b = read_jit_load_build(dir, files, torch, options.defines, &run.loads, options.python);
   b.notes.insert(b.notes.end(), run.notes.begin(), run.notes.end());
   b.facts.insert(b.facts.end(), run.facts.begin(), run.facts.end());
   b.facts.emplace_back("build environment", "the modules were imported " + run.how);
@@ -608,7 +612,7 @@ std::optional<ProjectBuild> import_jit_modules(const std::string& build_file, co
 // Modules of the project that build more extensions with cpp_extension.load()
 // beside what its build description declares: not part of that build, so
 // not analysed with it; said, with how to analyse them.
-void note_jit_loads_beside(ProjectBuild& b, const std::string& build_file) {
+void note_jit_loads_beside(ProjectBuild& b, const std::string& build_file, const std::string& python) {
   const fs::path dir = fs::path(build_file).parent_path();
   std::set<std::string> built;
   for (const auto& c : b.configurations) built.insert(c.sources.begin(), c.sources.end());
@@ -616,7 +620,7 @@ void note_jit_loads_beside(ProjectBuild& b, const std::string& build_file) {
   // ImportError: load(... same sources ...)`) builds nothing more.
   auto builds_more = [&](const std::string& file) {
     try {
-      const JitLoads read = read_jit_loads(file, dir.string(), "");
+      const JitLoads read = read_jit_loads(file, dir.string(), "", python);
       if (read.loads.empty() || !read.notes.empty()) return true;
       for (const auto& l : read.loads)
         for (const auto& src : l.ext.sources)
@@ -667,7 +671,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
       b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
       add_torch_headers_where_missing(b, torch);
       fill_compile_db(b, options.platform);
-      note_jit_loads_beside(b, build_file);
+      note_jit_loads_beside(b, build_file, options.python);
       return std::move(b);
     }
     setup_failed = !run.no_extensions;
@@ -681,7 +685,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
                                  : "setup.py could not be run (" + run.failure + "): read statically instead"};
   }
   if (options.run_build) {
-    std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines);
+    std::optional<CMakeEntry> entry = cmake_entry(build_file, options.defines, options.python);
     if (drive) entry = driven_cmake_entry(build_file, *drive, options.defines);
     if (entry) {
       FileApiOptions api;
@@ -714,7 +718,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
         b.requirements.insert(b.requirements.end(), stated.begin(), stated.end());
         add_torch_headers_where_missing(b, torch);
         fill_compile_db(b, options.platform);
-        note_jit_loads_beside(b, build_file);
+        note_jit_loads_beside(b, build_file, options.python);
         return b;
       }
       fallback = ProjectNote{entry->lists, 0,
@@ -726,7 +730,7 @@ ProjectBuild read_build_description(const std::string& build_file, const TorchLo
   // A setup.py that declared nothing, with the package's load() calls
   // recorded instead: nothing was left unread (the facts say which build).
   if (imported && declared_nothing) setup_note.reset();
-  ProjectBuild b = imported ? std::move(*imported) : read_statically(build_file, torch, options.defines);
+  ProjectBuild b = imported ? std::move(*imported) : read_statically(build_file, torch, options.defines, options.python);
   if (setup_note) b.notes.insert(b.notes.begin(), *setup_note);
   if (setup_failed)
     b.gaps.push_back({"project-analysis-partial", build_file, 0,

@@ -57,6 +57,8 @@ struct SetupPyReader {
     ExtensionSpec e;
     e.cuda = c.callee.ends_with("CUDAExtension");
     e.line = c.line;
+    // The class is chosen when setup.py runs: which one was read, and why.
+    if (!c.note.empty()) out.notes.push_back({path, c.line, c.note});
     const Value* name = c.kwarg("name");
     if (!name && !c.args.empty()) name = &c.args[0];
     if (name && name->kind == Value::Kind::Str) e.name = name->s;
@@ -127,16 +129,17 @@ struct SetupPyReader {
 
 }  // namespace
 
-SetupPy read_setup_py(const std::string& path) {
+SetupPy read_setup_py(const std::string& path, const std::string& python) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, "cannot read it");
   std::stringstream ss;
   ss << in.rdbuf();
   SetupPy out;
   const std::string dir = fs::absolute(path).parent_path().string();
-  py::Module mod = py::read_module(ss.str(), path, dir, {"CppExtension", "CUDAExtension"});
+  py::Module mod = py::read_module(ss.str(), path, dir, {"CppExtension", "CUDAExtension"}, python);
   SetupPyReader r{path, dir, out};
   for (const auto& c : mod.calls) r.read_call(c);
+  out.given = std::move(mod.given);
   return out;
 }
 

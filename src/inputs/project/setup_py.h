@@ -1,7 +1,8 @@
 // The extensions a setup.py declares with torch.utils.cpp_extension
 // (CppExtension / CUDAExtension), read without running it (the fallback when
-// running it, setup_run.h, is forbidden or fails): what a setuptools
-// build would compile, with which include directories, macros and flags.
+// running it, setup_run.h, is forbidden or fails) by CPython's parser
+// (python_literals.h): what a setuptools build would compile, with which
+// include directories, macros and flags.
 #pragma once
 
 #include <optional>
@@ -39,9 +40,12 @@ struct ExtensionSpec {
 struct SetupPy {
   std::vector<ExtensionSpec> extensions;
   std::vector<ProjectNote> notes;
+  // What the reading took as given of the machine (py::Module::given).
+  std::vector<std::string> given;
 };
 
-// Throws InputError naming the file when it cannot be read or tokenized.
-SetupPy read_setup_py(const std::string& path);
+// Read with `python`'s parser. Throws InputError naming the file when it
+// cannot be read or parsed.
+SetupPy read_setup_py(const std::string& path, const std::string& python = "python3");
 
 }  // namespace torchabi::inputs

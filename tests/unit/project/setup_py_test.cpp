@@ -62,7 +62,7 @@ TEST(SetupPy, ComputedValuesAreNotesNamingTheLineAndTheWayToPassThem) {
   TempProject p("import os\n"
                 "from torch.utils.cpp_extension import CUDAExtension\n"
                 "def arch_flags():\n"
-                "    return []\n"
+                "    return detect_arch()\n"
                 "ext = CUDAExtension(\n"
                 "    name='x._C',\n"
                 "    sources=['k.cu'],\n"
@@ -78,8 +78,41 @@ TEST(SetupPy, ComputedValuesAreNotesNamingTheLineAndTheWayToPassThem) {
   EXPECT_EQ(s.notes[0].line, 8);
   EXPECT_NE(s.notes[0].message.find("macro VERSION"), std::string::npos) << s.notes[0].message;
   EXPECT_NE(s.notes[0].message.find("-D NAME=VALUE"), std::string::npos) << s.notes[0].message;
-  EXPECT_EQ(s.notes[1].line, 9);
+  // Where the value is computed: in the function the call uses.
+  EXPECT_EQ(s.notes[1].line, 4);
   EXPECT_NE(s.notes[1].message.find("nvcc"), std::string::npos) << s.notes[1].message;
+  EXPECT_NE(s.notes[1].message.find("detect_arch"), std::string::npos) << s.notes[1].message;
+  // os.environ was read as torchabi's run of the script sees it: said.
+  ASSERT_EQ(s.given.size(), 1u);
+  EXPECT_NE(s.given[0].find("environment"), std::string::npos) << s.given[0];
+}
+
+// Issue 49's example: the class is chosen by a condition the file decides
+// when it runs. The call is read, as CUDAExtension (a build on a machine
+// with CUDA), and a note says so.
+TEST(SetupPy, AnExtensionClassChosenAtRunTimeIsReadAsTheCudaOne) {
+  TempProject p("from torch.utils.cpp_extension import CppExtension, CUDAExtension\n"
+                "try:\n"
+                "    from torch.utils.cpp_extension import CUDA_HOME\n"
+                "    _HAS_CUDA = CUDA_HOME is not None and detect()\n"
+                "except ImportError:\n"
+                "    _HAS_CUDA = False\n"
+                "Extension = CUDAExtension if _HAS_CUDA else CppExtension\n"
+                "_ext = Extension(name='pkg._C', sources=['a.cpp', 'k.cu'],\n"
+                "                 extra_compile_args={'cxx': ['-O3'], 'nvcc': ['-O3']})\n");
+  SetupPy s = read_setup_py(p.path());
+  ASSERT_EQ(s.extensions.size(), 1u);
+  const ExtensionSpec& e = s.extensions[0];
+  EXPECT_EQ(e.name, "pkg._C");
+  EXPECT_TRUE(e.cuda);
+  EXPECT_EQ(e.sources, (std::vector<std::string>{(p.dir / "a.cpp").string(), (p.dir / "k.cu").string()}));
+  EXPECT_EQ(e.nvcc_args, (std::vector<std::string>{"-O3"}));
+  EXPECT_TRUE(e.unresolved_cxx.empty() && e.unresolved_nvcc.empty());
+  ASSERT_EQ(s.notes.size(), 1u);
+  EXPECT_EQ(s.notes[0].line, 8);
+  EXPECT_NE(s.notes[0].message.find("read as CUDAExtension"), std::string::npos) << s.notes[0].message;
+  ASSERT_EQ(s.given.size(), 1u);
+  EXPECT_NE(s.given[0].find("CUDA is available"), std::string::npos) << s.given[0];
 }
 
 TEST(SetupPy, UnreadableOrBrokenFilesAreInputErrorsNamingThem) {
