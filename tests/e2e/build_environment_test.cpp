@@ -416,8 +416,8 @@ TEST(BuildEnvironment, FlagsTheStaticReaderCannotDetermineAreUnknownNotAbsent) {
   write_file(dir, "setup.py",
              "from setuptools import setup\n"
              "from torch.utils.cpp_extension import CUDAExtension, BuildExtension\n"
-             "def append_nvcc_threads(flags):\n"
-             "    return flags + ['--threads', '4']\n"
+             // A helper of another package: nothing in the project says what it returns.
+             "from _vendor_build_utils import append_nvcc_threads\n"
              "target = '-DTORCH_TARGET_VERSION=0x020a000000000000'\n"
              "setup(name='u', ext_modules=[CUDAExtension('u._C', ['csrc/ops.cpp', 'csrc/kernel.cu'],\n"
              "      extra_compile_args={'cxx': [target], 'nvcc': append_nvcc_threads([target, '-O3'])})],\n"
