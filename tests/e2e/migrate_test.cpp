@@ -356,8 +356,10 @@ TEST(MigratePlan, PortsGetAReplacementForWhatThePortChangedAndTheLowestTarget) {
     std::vector<std::string> forced_by;
   };
   const std::vector<Want> wants = {
-      {"attn", {"at::Tensor::add_", "c10::TensorOptions"}, "2.10",
-       {"at::Tensor::contiguous at ports/attn/legacy.cpp:28 -> torch::stable::contiguous"}},
+      // add_ is a helper of the generated stable_ops.h (composed with torch::stable::subtract, 2.10).
+      {"attn", {"c10::TensorOptions"}, "2.10",
+       {"at::Tensor::contiguous at ports/attn/legacy.cpp:28 -> torch::stable::contiguous",
+        "at::Tensor::add_ at ports/attn/legacy.cpp:37 -> stable_ops::add_"}},
       {"rmsnorm", {}, "2.9", {}},
       // at::addmm_out / at::bmm_out: no torch::stable op, the generated C shims of the real headers.
       {"linear", {}, "2.9", {}},
