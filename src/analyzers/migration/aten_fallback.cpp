@@ -1,4 +1,5 @@
 #include "analyzers/migration/aten_fallback.h"
+#include "analyzers/migration/stable_ops/op_schema.h"
 #include "common/text.h"
 
 #include <algorithm>
@@ -34,23 +35,6 @@ std::vector<std::vector<std::string>> rows(const std::string& tsv, const std::st
       continue;
     }
     out.push_back(std::move(cells));
-  }
-  return out;
-}
-
-// The comma-separated items of `s` at bracket depth 0.
-std::vector<std::string> top_level_items(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  size_t from = 0;
-  for (size_t i = 0; i <= s.size(); ++i) {
-    const char c = i < s.size() ? s[i] : ',';
-    if (c == '(' || c == '[') ++depth;
-    if (c == ')' || c == ']') --depth;
-    if (c == ',' && depth == 0) {
-      if (std::string item(text::trim(s.substr(from, i - from))); !item.empty()) out.push_back(item);
-      from = i + 1;
-    }
   }
   return out;
 }
@@ -94,11 +78,11 @@ bool AtenFallback::boxable(const std::string& schema) const {
   const size_t close = schema.rfind(')', arrow);
   if (close == std::string::npos || close < open) return false;
   std::vector<std::string> types;
-  for (const auto& a : top_level_items(std::string_view(schema).substr(open + 1, close - open - 1)))
+  for (const auto& a : stable_ops::schema_items(std::string_view(schema).substr(open + 1, close - open - 1)))
     if (a != "*") types.push_back(base_type(a));
   std::string rets(text::trim(std::string_view(schema).substr(arrow + 2)));
   if (rets.size() >= 2 && rets.front() == '(' && rets.back() == ')') rets = rets.substr(1, rets.size() - 2);
-  for (const auto& r : top_level_items(rets)) types.push_back(base_type(r));
+  for (const auto& r : stable_ops::schema_items(rets)) types.push_back(base_type(r));
   for (const auto& t : types)
     if (!boxable_types_.contains(t)) return false;
   return true;

@@ -6,9 +6,6 @@
 
 namespace torchabi::migration::stable_ops {
 
-namespace {
-
-// The comma-separated items of `s` at bracket depth 0.
 std::vector<std::string> schema_items(std::string_view s) {
   std::vector<std::string> out;
   int depth = 0;
@@ -24,6 +21,9 @@ std::vector<std::string> schema_items(std::string_view s) {
   }
   return out;
 }
+
+namespace {
+
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 

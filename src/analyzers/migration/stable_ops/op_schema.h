@@ -7,9 +7,14 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace torchabi::migration::stable_ops {
+
+// The comma-separated items of `s` at bracket depth 0 (a schema's arguments
+// or returns), trimmed; the one splitter of schema text in migration.
+std::vector<std::string> schema_items(std::string_view s);
 
 struct SchemaType {
   std::string base;           // "Tensor", "int", "ScalarType"
