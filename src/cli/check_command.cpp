@@ -299,9 +299,15 @@ int run(CheckArgs a) {
   size_t analysed = 0;
   // A broken compile database is one input that could not be read, not a
   // reason to skip the others.
-  auto lint = [&](const source::LintRequest& req, const std::string& input) {
+  // The project's Python is read in the directory checked, unless --project-root says otherwise.
+  auto options_in = [&](const std::string& root) {
+    LintOptionsArgs lint = a.lint;
+    if (lint.project_roots.empty() && !root.empty()) lint.python_roots = {root};
+    return lint;
+  };
+  auto lint = [&](const source::LintRequest& req, const std::string& input, const std::string& root) {
     try {
-      LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+      LintOutcome out = lint_sources(req, options_in(root), /*registrations=*/true, /*fold_same_method=*/true);
       for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
       analysed += out.analysed;
       append(report, std::move(out.report));
@@ -332,7 +338,7 @@ int run(CheckArgs a) {
       }
       report.subjects.push_back(build_ninja_subject(*req.derived_db));
     }
-    lint(req, build);
+    lint(req, build, tree);
   }
   // Asked once, when a project needs it: asking Python where torch is costs an import of torch.
   std::optional<inputs::TorchLocation> torch_location;
@@ -344,8 +350,13 @@ int run(CheckArgs a) {
     source::LintRequest req;
     req.cwd = cwd;
     req.derived_db = project.db;
+    std::error_code ec;
+    const std::string root = fs::is_directory(project.build_file, ec)
+                                 ? project.build_file
+                                 : fs::path(project.build_file).parent_path().string();
+    const LintOptionsArgs lint_options = options_in(root);
     try {
-      LintOutcome out = lint_sources(req, a.lint, /*registrations=*/true, /*fold_same_method=*/true);
+      LintOutcome out = lint_sources(req, lint_options, /*registrations=*/true, /*fold_same_method=*/true);
       for (const auto& w : out.warnings) std::cerr << "torchabi: note: " << reporters::one_line(w) << "\n";
       analysed += out.analysed;
       // USE_CUDA unknown where it matters: the other way too, merged.
@@ -353,7 +364,7 @@ int run(CheckArgs a) {
         source::LintRequest other = req;
         other.derived_db = std::move(*again);
         const size_t n = other.derived_db->commands.size();
-        LintOutcome second = lint_sources(other, a.lint, /*registrations=*/false, /*fold_same_method=*/true);
+        LintOutcome second = lint_sources(other, lint_options, /*registrations=*/false, /*fold_same_method=*/true);
         source::merge_configuration(out.report, std::move(second.report), std::string("-D") + build::kOtherWayDefine);
         build::drop_branches_seen_both_ways(out.report);
         for (auto& subject : report.subjects)
@@ -433,7 +444,7 @@ int run(CheckArgs a) {
     std::string build = find_build_dir(fs::path(sources.front()).parent_path());
     if (build.empty()) build = find_build_dir(cwd);
     req.build_dir = build;
-    lint(req, sources.front());
+    lint(req, sources.front(), "");
   }
   if (!artifacts.empty()) {
     std::sort(artifacts.begin(), artifacts.end());

@@ -140,10 +140,13 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   options.share_preambles = !a.no_preamble;
   for (const auto& r : a.project_roots) options.project_roots.push_back(fs::absolute(r).lexically_normal().string());
   if (options.project_roots.empty()) options.project_roots = targets.default_roots;
+  std::vector<std::string> python_roots;
+  for (const auto& r : a.python_roots) python_roots.push_back(fs::absolute(r).lexically_normal().string());
+  if (python_roots.empty()) python_roots = options.project_roots;
   schema::RegistrationInputs registration_inputs;
   if (registrations) {
     schema::register_registration_extraction();
-    options.while_parsing = [&] { registration_inputs.prepare(options.project_roots); };
+    options.while_parsing = [&] { registration_inputs.prepare(python_roots); };
   }
   source::LintRun run = source::run_lint(targets.tus, env, options);
   if (a.verbose)
@@ -165,7 +168,7 @@ LintOutcome lint_sources(const source::LintRequest& request, const LintOptionsAr
   // sees the whole project.
   const bool whole_project = request.files.empty() && !targets.compile_db.empty() && !targets.sources_left_out;
   if (registrations)
-    schema::add_registration_checks(out.report, options.project_roots, whole_project, &registration_inputs);
+    schema::add_registration_checks(out.report, python_roots, whole_project, &registration_inputs);
   if (fold_same_method) source::fold_same_method_calls(out.report, env.replacements);
 
   if (out.analysed == 0) {

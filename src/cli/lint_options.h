@@ -14,6 +14,10 @@ namespace torchabi::cli {
 struct LintOptionsArgs {
   unsigned jobs = 0;
   std::vector<std::string> project_roots;
+  // Where the project's Python (fakes, autograd, op definitions) is read, when
+  // not the project roots: `check DIR` reads DIR's, never the enclosing
+  // repository's (a project vendored in a monorepo, a fixture in a test tree).
+  std::vector<std::string> python_roots;
   std::string cache_dir;
   bool no_cache = false;
   bool no_preamble = false;  // --no-preamble: every TU parses its own headers (shared_preamble.h)

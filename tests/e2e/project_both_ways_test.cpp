@@ -31,8 +31,8 @@ std::string project(const std::string& flags_expression) {
   const std::string dir = make_temp_dir();
   write_file(dir, "setup.py",
              "from torch.utils.cpp_extension import CppExtension\n"
-             "def flags():\n"
-             "    return ['-O2']\n"
+             // A helper of another package: nothing in the project says what it returns.
+             "from _vendor_build_utils import flags\n"
              "ext = CppExtension('x._C', ['ops.cpp'],\n"
              "                   extra_compile_args=" + flags_expression + ")\n");
   write_file(dir, "ops.cpp", kSource);
@@ -50,7 +50,7 @@ bool has_error_at(const nlohmann::json& j, int line, const std::string& note) {
 
 TEST(ProjectBothWays, UnknownFlagsLintTheCudaHalfToo) {
   if (!test::real_torch_root()) GTEST_SKIP() << test::real_torch_missing_reason();
-  // Read, not run: flags() is not evaluated, so USE_CUDA is unknown.
+  // Read, not run: what the other package's flags() returns is unknown, so USE_CUDA is.
   auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", test::real_torch_include(),
                          project("flags()")});
   ASSERT_EQ(r.exit_code, 1) << r.err;

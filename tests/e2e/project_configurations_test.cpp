@@ -179,11 +179,13 @@ TEST(ProjectConfigurations, UseCudaOnlyOnWindowsIsFoundByRunningTheScriptPerPlat
   ASSERT_NE(f, nullptr);
   EXPECT_NE((*f)["message"].get<std::string>().find("the build script defines it only on win32"), std::string::npos)
       << (*f)["message"];
-  // Statically, the helper function's value is unknown: no platform fact.
+  // Read statically, the helper is followed as Linux runs it: the define is
+  // missing there, but that win32 has it only running per platform tells.
   auto s = check(configs("use_cuda_only_on_windows"));
   const auto sj = s.json();
   const auto* g = finding(sj, "build-define-missing");
   ASSERT_NE(g, nullptr) << s.out;
+  EXPECT_EQ((*g)["severity"], "error") << s.out;
   EXPECT_EQ((*g)["message"].get<std::string>().find("only on win32"), std::string::npos);
 }
 
@@ -192,6 +194,16 @@ TEST(ProjectConfigurations, RunBuildFalseInTheConfigReadsTheFilesOnly) {
   const std::string dir = make_temp_dir() + "/proj";
   fs::copy(configs("use_cuda_only_on_windows"), dir, fs::copy_options::recursive);
   lint::write_file(dir, ".torchabi.yaml", "run-build: false\n");
+  // The flags come from a helper of another package (the fixture's own
+  // compile_args() is read statically, as Linux runs it).
+  lint::write_file(dir, "setup.py",
+                   "from setuptools import setup\n"
+                   "from torch.utils.cpp_extension import BuildExtension, CppExtension\n"
+                   "from cfg_build_helpers import compile_args\n"
+                   "setup(name='cfg_windows_only', install_requires=['torch>=2.8'],\n"
+                   "      ext_modules=[CppExtension('cfg_windows_only._C', ['csrc/stream.cpp'],\n"
+                   "                                extra_compile_args=compile_args())],\n"
+                   "      cmdclass={'build_ext': BuildExtension})\n");
   auto r = run_torchabi({"check", "--python", "/usr/bin/python3", "--format", "json", "--torch-include",
                          source_dir() + "/fixtures/lint/include", dir});
   // Read only, the flags come from a helper it does not run: the missing

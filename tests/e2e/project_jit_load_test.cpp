@@ -214,15 +214,17 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
              "from ns.core import EPS\nSCALE = 2.0 * EPS\nfrom .build import build_extension\n");
   write_file(dir, "ns/lazy/build.py",
              "import os\n"
+             "import torch\n"
              "from pathlib import Path\n"
              "from torch.utils.cpp_extension import load\n"
              "def root():\n"
              "    return Path(__file__).resolve().parent\n"
              "def sources():\n"
              "    return [root() / 'ops.cpp', root() / 'kernels' / 'stream.cu']\n"
+             // For the GPU of the machine that builds: only running tells which.
              "def _gencode():\n"
-             "    value = os.environ.get('LAZY_ARCHES')\n"
-             "    return [f'-gencode=arch=compute_{v},code=sm_{v}' for v in value.split(';')] if value else []\n"
+             "    major, minor = torch.cuda.get_device_capability()\n"
+             "    return [f'-gencode=arch=compute_{major}{minor},code=sm_{major}{minor}']\n"
              "def build_extension(*, verbose=False):\n"
              "    return load(\n"
              "        name='lazy_ops',\n"
@@ -261,7 +263,7 @@ TEST(ProjectJitLoad, AFunctionThatBuildsOnFirstUseIsCalledWithLoadRecorded) {
     EXPECT_NE(f["rule"], "build-api-hidden-by-configuration") << f.dump(1);
   }
   const auto& facts = project_subject(j)->at("facts");
-  EXPECT_EQ(facts.at("extension lazy_ops").get<std::string>(), "load() at ns/lazy/build.py:12, 2 sources, with CUDA");
+  EXPECT_EQ(facts.at("extension lazy_ops").get<std::string>(), "load() at ns/lazy/build.py:13, 2 sources, with CUDA");
   EXPECT_EQ(facts.at("extension served_ops").get<std::string>(), "load() at ns/lazy/serve.py:3, 1 source");
   EXPECT_NE(facts.at("extension lazy_ops nvcc flags").get<std::string>().find("-DTORCH_TARGET_VERSION=0x020a000000000000 -DUSE_CUDA"),
             std::string::npos)

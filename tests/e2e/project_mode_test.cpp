@@ -73,14 +73,20 @@ TEST(ProjectMode, SameFindingsAsTheEquivalentCompileDatabaseWhichWins) {
   EXPECT_EQ(project_subject(db.json()), nullptr) << "the database must win over setup.py";
 }
 
+// A setup.py whose flags are what a program prints (line 5): only running
+// the script tells them, reading it cannot.
+constexpr const char* kFlagsFromAProgram =
+    "import subprocess, sys\n"
+    "from torch.utils.cpp_extension import CppExtension\n"
+    "def flags():\n"
+    "    helper = [sys.executable, '-c', 'print(\"-DNEEDED=1\")']\n"
+    "    return subprocess.check_output(helper, text=True).split()\n"
+    "ext = CppExtension('x._C', ['a.cpp'],\n"
+    "                   extra_compile_args=flags())\n";
+
 TEST(ProjectMode, ComputedValuesAreNotesWithFileLineAndTheWayToPassThem) {
   const std::string dir = make_temp_dir();
-  write_file(dir, "setup.py",
-             "from torch.utils.cpp_extension import CppExtension\n"
-             "def flags():\n"
-             "    return ['-DNEEDED=1']\n"
-             "ext = CppExtension('x._C', ['a.cpp'],\n"
-             "                   extra_compile_args=flags())\n");
+  write_file(dir, "setup.py", kFlagsFromAProgram);
   write_file(dir, "a.cpp", "#ifndef NEEDED\n#error NEEDED is set by setup.py\n#endif\nint f() { return 1; }\n");
   // Read, not run (running it would find the flags: SetupPyRunFindsWhatReadingCannot).
   auto r = run_torchabi({"check", "--format", "json", "--no-run-build", "--torch-include", lint::stand_ins(), dir});
@@ -106,12 +112,7 @@ TEST(ProjectMode, ComputedValuesAreNotesWithFileLineAndTheWayToPassThem) {
 // function computes reach the compile, and --platform picks the branch.
 TEST(ProjectMode, SetupPyRunFindsWhatReadingCannot) {
   const std::string dir = make_temp_dir();
-  write_file(dir, "setup.py",
-             "from torch.utils.cpp_extension import CppExtension\n"
-             "def flags():\n"
-             "    return ['-DNEEDED=1']\n"
-             "ext = CppExtension('x._C', ['a.cpp'],\n"
-             "                   extra_compile_args=flags())\n");
+  write_file(dir, "setup.py", kFlagsFromAProgram);
   write_file(dir, "a.cpp", "#ifndef NEEDED\n#error NEEDED is set by setup.py\n#endif\nint f() { return 1; }\n");
   auto r = run_torchabi({"check", "--format", "json", "--torch-include", lint::stand_ins(), dir});
   if (r.err.find("could not be run") != std::string::npos || r.out.find("could not be run") != std::string::npos)

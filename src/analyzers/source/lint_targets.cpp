@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "analyzers/source/lint_engine.h"
 #include "common/input_error.h"
+#include "common/text.h"
 #include "inputs/compile_db_reader.h"
 
 namespace torchabi::source {
@@ -39,7 +41,7 @@ const inputs::CompileCommand* command_for_header(const inputs::CompileDb& db, co
 // then has its project's headers (include/...) as the project's, so a project
 // macro defined there is followed to the torch macros it expands to. Without a
 // marker, the directory itself.
-std::string enclosing_project(const std::string& dir) {
+std::optional<std::string> marked_project(const std::string& dir) {
   static const char* kMarkers[] = {".git", "pyproject.toml", "setup.py", "setup.cfg"};
   std::error_code ec;
   for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
@@ -47,7 +49,33 @@ std::string enclosing_project(const std::string& dir) {
       if (fs::exists(p / m, ec)) return p.string();
     if (p == p.root_path()) break;
   }
-  return dir;
+  return std::nullopt;
+}
+
+// The projects the linted files belong to (`material`: their directories and
+// the database's): the one project that holds them all, usually. Files of
+// unrelated trees (a database in /tmp that lists a checkout's sources) have no
+// project in common, only a directory like / or /tmp, and a root is searched
+// for the project's Python (every file of it parsed): each tree's own project
+// is a root then, never the filesystem's.
+std::vector<std::string> project_roots_of(const std::vector<std::string>& material) {
+  const std::string common = common_ancestor(material);
+  if (auto project = marked_project(common)) return {*project};
+  std::vector<std::string> own;
+  bool any_marked = false;
+  for (const auto& dir : material) {
+    const auto project = marked_project(dir);
+    any_marked |= project.has_value();
+    own.push_back(project.value_or(fs::path(dir).lexically_normal().string()));
+  }
+  // Unmarked trees (a build and its sources side by side): their common directory.
+  if (!any_marked && common != fs::path(common).root_path().string()) return {common};
+  std::sort(own.begin(), own.end());
+  std::vector<std::string> out;
+  for (const auto& p : own)
+    if (std::none_of(out.begin(), out.end(), [&](const std::string& kept) { return text::path_is_under(p, kept); }))
+      out.push_back(p);
+  return out;
 }
 
 // A file the compile database lists more often than this is linted in its
@@ -167,7 +195,7 @@ LintTargets collect_lint_targets(const LintRequest& req) {
       out.skipped.push_back({shown, e.line()});
     }
   }
-  if (!root_material.empty()) out.default_roots.push_back(enclosing_project(common_ancestor(root_material)));
+  if (!root_material.empty()) out.default_roots = project_roots_of(root_material);
   return out;
 }
 

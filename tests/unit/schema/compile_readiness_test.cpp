@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "analyzers/schema/compile_readiness/python_op_model.h"
+#include "analyzers/schema/compile_readiness/unbuilt_definitions.h"
 #include "registration_fixtures.h"
 
 namespace torchabi::schema {
@@ -151,6 +152,24 @@ TEST(PythonOpModel, ResolvesNamesBuiltFromConstantsAndSkipsTests) {
   EXPECT_TRUE(a.params[1].keyword_only);
   EXPECT_EQ(a.params[1].default_text.value_or(""), "2");
   EXPECT_EQ(by_op[""]->op_text, "make_name()");
+  std::filesystem::remove_all(root);
+}
+
+// A fake for an op that a source left out of this build defines is not a
+// typo: the source is found; a build tree, or an identifier that merely
+// contains the op's name, is not.
+TEST(UnbuiltDefinitions, TheSourceThatNamesTheOpIsFoundAndBuildTreesAreNot) {
+  const std::string root = write_package(
+      "unbuilt", {{"csrc/random.cpp", "STABLE_TORCH_LIBRARY_FRAGMENT(ext, m) { m.def(\"rand_like_gen(int[] size) -> Tensor\"); }\n"},
+                  {"csrc/ops.cu", "void dropout_mask_kernel();\n"},
+                  {"build/gen/ops.cpp", "m.def(\"from_build(Tensor x) -> Tensor\");\n"},
+                  {"csrc/impl.cpp", "m.impl(\"by_impl\", TORCH_BOX(&f));\n"}});
+  const auto found = source_naming_op({root}, "ext::rand_like_gen");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_NE(found->find("csrc/random.cpp"), std::string::npos) << *found;
+  EXPECT_TRUE(source_naming_op({root}, "ext::by_impl.default").has_value());
+  EXPECT_FALSE(source_naming_op({root}, "ext::dropout_mask").has_value()) << "an identifier is not the op's name";
+  EXPECT_FALSE(source_naming_op({root}, "ext::from_build").has_value()) << "build trees are skipped";
   std::filesystem::remove_all(root);
 }
 

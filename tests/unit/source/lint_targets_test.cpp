@@ -59,6 +59,31 @@ TEST_F(Targets, ExplicitFlagsWithoutDatabase) {
   EXPECT_NE(std::find(t.tus[0].args.begin(), t.tus[0].args.end(), "-DFROM_CLI"), t.tus[0].args.end());
 }
 
+// A database of one tree listing a project's sources elsewhere (the e2e
+// tests' temporary build of a checkout's fixture): the two have no project in
+// common, so each is a root, not the directory above both (which is / for
+// /tmp and a checkout, and whose every Python file would be read).
+TEST_F(Targets, TreesWithoutACommonProjectAreEachARoot) {
+  fs::create_directories(dir / "checkout/csrc");
+  fs::create_directories(dir / "scratch/build");
+  std::ofstream(dir / "checkout/pyproject.toml") << "[project]\nname = \"x\"\n";
+  std::ofstream(dir / "checkout/csrc/op.cpp") << "\n";
+  const std::string op = (dir / "checkout/csrc/op.cpp").string();
+  std::ofstream(dir / "scratch/build/compile_commands.json")
+      << "[{\"directory\": \"" << (dir / "scratch/build").string() << "\", \"command\": \"c++ -c " << op
+      << "\", \"file\": \"" << op << "\"}]";
+  LintTargets t = collect_lint_targets(LintRequest{(dir / "scratch/build").string(), {}, std::nullopt, dir.string(), std::nullopt});
+  ASSERT_EQ(t.tus.size(), 1u);
+  EXPECT_EQ(t.default_roots, (std::vector<std::string>{(dir / "checkout").string(), (dir / "scratch/build").string()}));
+  // The project's own build directory: one root, the project.
+  fs::create_directories(dir / "checkout/build");
+  std::ofstream(dir / "checkout/build/compile_commands.json")
+      << "[{\"directory\": \"" << (dir / "checkout/build").string() << "\", \"command\": \"c++ -c ../csrc/op.cpp\", "
+      << "\"file\": \"../csrc/op.cpp\"}]";
+  t = collect_lint_targets(LintRequest{(dir / "checkout/build").string(), {}, std::nullopt, dir.string(), std::nullopt});
+  EXPECT_EQ(t.default_roots, std::vector<std::string>{(dir / "checkout").string()});
+}
+
 TEST_F(Targets, NothingToAnalyseIsAnInputError) {
   EXPECT_THROW(collect_lint_targets(LintRequest{"", {}, std::nullopt, (dir / "src").string(), std::nullopt}), InputError);
   EXPECT_THROW(collect_lint_targets(LintRequest{(dir / "src").string(), {}, std::nullopt, dir.string(), std::nullopt}), InputError);

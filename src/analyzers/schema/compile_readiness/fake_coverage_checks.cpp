@@ -6,6 +6,7 @@
 //                            Python for an op no library defines
 #include "analyzers/schema/compile_readiness/compile_checks.h"
 
+#include "analyzers/schema/compile_readiness/unbuilt_definitions.h"
 #include "analyzers/schema/printer.h"
 
 namespace torchabi::schema {
@@ -79,19 +80,32 @@ void unknown_ops(RegistrationContext& ctx, const OpCatalog& catalog) {
     if (some_overload) continue;
     const std::string ns = namespace_of(r.op);
     const bool ours = catalog.project_namespace(ns);
-    const std::string near = catalog.closest(r.op, ours ? std::max<size_t>(3, r.op.size() / 3) : 2);
+    // Named by a source this build leaves out: not a typo, and no other op is meant.
+    const auto unbuilt = ours ? source_naming_op(ctx.env.python_ops.roots, r.op) : std::nullopt;
+    const std::string near =
+        unbuilt ? std::string() : catalog.closest(r.op, ours ? std::max<size_t>(3, r.op.size() / 3) : 2);
     // An op of another library (aten, a dependency) is not ours to know, unless it is one letter off ours.
     if (!ours && near.empty()) continue;
     findings::Finding f;
     f.rule = "compile-fake-unknown-op";
     f.location = r.where;
     const char* what = r.kind == K::Autograd ? "an autograd formula" : r.kind == K::Kernel ? "a kernel" : "a fake kernel";
-    f.message = std::string(what) + " is registered for '" + r.op + "', which no library of the project defines" +
+    f.message = std::string(what) + " is registered for '" + r.op + "', which no " +
+                (unbuilt ? "linted translation unit" : "library of the project") + " defines" +
                 (near.empty() ? "" : " (did you mean '" + near + "'?)");
     f.help = near.empty() ? "register it under the name the op is defined with (m.def in the C++ library), or remove it"
                           : "register it for '" + near + "'";
     f.notes.push_back("written " + r.api + "(" + r.op_text + ")");
     if (ours && unread_in(ctx, ns, true)) unread(f, ns, "m.def");
+    if (unbuilt) {
+      f.severity = findings::Severity::Note;
+      f.help = "nothing to do for this configuration; check that the builds which compile " + *unbuilt +
+               " define '" + r.op + "'";
+      f.notes.insert(f.notes.begin(), "the op is named in " + *unbuilt +
+                                          ", which no linted translation unit compiles (a file this configuration "
+                                          "leaves out): fakes are registered lazily, so this one waits for the builds "
+                                          "that compile it");
+    }
     partial_view(ctx, f, "def");
     ctx.report(std::move(f));
   }

@@ -143,7 +143,9 @@ PythonOpModel read_python_ops(const std::vector<std::string>& roots, const std::
       m.reason = python + " could not be run to read the project's Python files";
       return m;
     }
-    return python_ops_from_json(lines->back());
+    PythonOpModel m = python_ops_from_json(lines->back());
+    m.roots = python_package_roots(roots);
+    return m;
   } catch (const std::exception& e) {
     PythonOpModel m;
     m.reason = std::string("the project's Python files could not be read: ") + e.what();

@@ -51,6 +51,7 @@ struct PythonOpModel {
   bool available = false;  // false: no python3 could read the files (reason says why)
   std::string reason;
   size_t files = 0;  // .py files found (tests, build trees and environments skipped)
+  std::vector<std::string> roots;  // the package directories searched (python_package_roots)
   std::vector<PyOpRegistration> registrations;
   std::vector<PyOpRef> refs;
   std::vector<std::string> parse_errors;  // "file:line: message", files CPython could not parse
