@@ -15,6 +15,7 @@
 #include "analyzers/migration/pybind_port_check.h"
 #include "analyzers/migration/stable_ops_check.h"
 #include "common/input_error.h"
+#include "findings/note_prefixes.h"
 
 namespace torchabi::migration {
 
@@ -151,12 +152,17 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
                                    const BlockerCatalog& blockers, const MigrationRewrites& rewrites,
                                    const AtenFallback* aten) {
   // One finding per place and API, preferring one that carries a fix-it.
-  // Notes are not uses (an unstable macro defined but never expanded).
+  // Notes are not uses (an unstable macro defined but never expanded), but
+  // for the uses lint makes notes because an unstable include broke the
+  // parse: a file half-way through its port includes both, and every use
+  // of it still has to be ported (a second plan must count what the first did).
   MacroRanges macros;
   std::map<std::tuple<std::string, uint32_t, uint32_t, std::string>, std::pair<const findings::Finding*, findings::Location>>
       chosen;
   for (const auto& f : report.findings) {
-    if (!is_migration_rule(f.rule) || f.location.symbol.empty() || f.severity == findings::Severity::Note) continue;
+    const bool demoted = f.message.find(findings::kRestsOnBrokenParse) != std::string::npos;
+    if (!is_migration_rule(f.rule) || f.location.symbol.empty() || (f.severity == findings::Severity::Note && !demoted))
+      continue;
     const findings::Location where = use_location(f, macros);
     auto key = std::make_tuple(normal_path(where.file), where.line, where.column, where.symbol);
     auto [it, fresh] = chosen.emplace(key, std::make_pair(&f, where));

@@ -55,9 +55,13 @@ private:
     // operator (`a - b` cannot be rewritten into torch::stable::subtract by
     // renaming), nor a call whose replacement is a per-device C shim
     // (aoti_torch_cpu_mul_Tensor): that is no typed spelling, and not portable across devices.
+    // A torch::stable function that lint names but cannot rewrite to (zeros_like's
+    // is empty_like then zero_: "fix: no") leaves the call to the dispatcher.
     if (auto m = ctx.env.replacements.find(lookup); named.empty() && m && m->replacement &&
-                                                    m->replacement->starts_with("torch::"))
+                                                    m->replacement->starts_with("torch::") &&
+                                                    m->entry->fix != source::ReplacementFix::No)
       return;
+
     const std::vector<std::string> candidates = aten_->op_candidates(member);
     if (candidates.empty()) return;
 
@@ -75,17 +79,31 @@ private:
     for (size_t i = written; i < r.argument_ranges.size(); ++i)
       if (written_within(r.argument_ranges[i], r.call_range)) return;  // not a defaulted tail
     for (size_t i = 0; i < written; ++i) operands.push_back(r.argument_ranges[i]);
+    // TensorOptions stands for several schema arguments (dtype, layout,
+    // device): a call that writes one has no one-for-one boxing.
+    for (size_t i = 0; i < written && i < r.argument_types.size(); ++i)
+      if (r.argument_types[i].find("TensorOptions") != std::string::npos) return;
     // A name that is not an operator must be the call's callee, not an argument.
     if (named.empty() && !r.receiver_range.valid() && !operands.empty() && r.range.begin > operands.front().begin) return;
 
-    // An operator with a number on one side (`1 - s`, `z < 0`) needs its helper's number overloads too.
-    bool number_operand = false;
+    // An operator with a number on one side (`1 - s`, `z < 0`) needs its
+    // helper's number overloads too; so does a call that writes a number
+    // where the overload takes a Tensor (`x.add(1)` is add.Scalar's, and
+    // add.Tensor's helper cannot take the 1).
+    bool number_operator = false;
     if (!named.empty())
       for (size_t i = 0; i < written && i < r.argument_types.size(); ++i)
-        number_operand = number_operand || is_number_type(r.argument_types[i]);
+        number_operator = number_operator || is_number_type(r.argument_types[i]);
+    const size_t first_argument = r.receiver_range.valid() ? 1 : 0;
+    auto number_at_tensor = [&](const std::string& key) {
+      if (!named.empty()) return number_operator;
+      for (size_t i = 0; i < written && i < r.argument_types.size(); ++i)
+        if (is_number_type(r.argument_types[i]) && gen_->tensor_argument(key, i + first_argument)) return true;
+      return false;
+    };
     std::optional<stable_ops::Helper> helper;
     for (const auto& c : candidates) {
-      helper = gen_->helper(number_operand ? c + std::string(stable_ops::kScalarSuffix) : c);
+      helper = gen_->helper(number_at_tensor(c) ? c + std::string(stable_ops::kScalarSuffix) : c);
       if (helper && operands.size() >= helper->min_written && operands.size() <= helper->max_written) break;
       helper.reset();
     }

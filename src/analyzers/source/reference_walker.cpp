@@ -349,6 +349,13 @@ struct Walker {
     return ref.range.begin < 2 || text.substr(ref.range.begin - 2, 2) != "::";
   }
 
+  static std::string type_spelling(CXCursor c) {
+    CXString t = clang_getTypeSpelling(clang_getCursorType(c));
+    std::string out = clang_getCString(t) ? clang_getCString(t) : "";
+    clang_disposeString(t);
+    return out;
+  }
+
   void member_call(CXCursor member, CXCursor call, Reference& ref) {
     ref.call_range = tu.range_of(clang_getCursorExtent(call));
     struct First {
@@ -366,7 +373,11 @@ struct Walker {
         &first);
     if (first.found) ref.receiver_range = tu.range_of(clang_getCursorExtent(first.c));
     int n = clang_Cursor_getNumArguments(call);
-    for (int i = 0; i < n; ++i) ref.argument_ranges.push_back(tu.range_of(clang_getCursorExtent(clang_Cursor_getArgument(call, i))));
+    for (int i = 0; i < n; ++i) {
+      const CXCursor arg = clang_Cursor_getArgument(call, i);
+      ref.argument_ranges.push_back(tu.range_of(clang_getCursorExtent(arg)));
+      ref.argument_types.push_back(type_spelling(arg));
+    }
   }
 
   void record_call(CXCursor call) {
@@ -389,9 +400,7 @@ struct Walker {
       const int n = clang_Cursor_getNumArguments(it->call);
       for (int i = 0; i < n; ++i) {
         const CXCursor arg = clang_Cursor_getArgument(it->call, i);
-        CXString t = clang_getTypeSpelling(clang_getCursorType(arg));
-        types.emplace_back(clang_getCString(t) ? clang_getCString(t) : "");
-        clang_disposeString(t);
+        types.push_back(type_spelling(arg));
         Range a = tu.range_of(clang_getCursorExtent(arg));
         if (a.valid() && a.file == ref.range.file && ref.range.begin >= a.begin && ref.range.end <= a.end) in_argument = true;
         args.push_back(std::move(a));

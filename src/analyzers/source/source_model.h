@@ -70,7 +70,7 @@ struct Reference {
   Range call_range;
   Range receiver_range;
   std::vector<Range> argument_ranges;
-  // Calls of free functions and operators: each argument's type as libclang
+  // Calls: each argument's type as libclang
   // spells it (`const at::Tensor`, `int`), so a rewrite can tell a number operand from a tensor.
   std::vector<std::string> argument_types;
 };

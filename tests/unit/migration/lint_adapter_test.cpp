@@ -148,6 +148,25 @@ TEST(LintAdapter, AUseReportedTwiceCountsOnceWithItsFix) {
   EXPECT_EQ(uses[0].disposition, Disposition::FixableUnsafe);
 }
 
+// A file half-way through its port includes stable and legacy headers; lint
+// makes the uses a legacy include's broken parse decides notes (one root
+// cause, one error), but each is still a use to port. A plain note is not.
+TEST(LintAdapter, UsesDemotedByABrokenParseAreStillUsesOtherNotesAreNot) {
+  auto file = put_file(scratch_dir(), "a.cu", "at::Tensor f(at::Tensor x);\n");
+  Report r;
+  Finding demoted = finding("source-unstable-api", file, 1, 1, "at::Tensor");
+  demoted.severity = torchabi::findings::Severity::Note;
+  demoted.message = "uses unstable PyTorch API: type at::Tensor (rests on a parse broken by <ATen/ATen.h> at a.cu:3)";
+  r.add(demoted);
+  Finding note = finding("source-unstable-macro", file, 1, 14, "TORCH_CHECK");
+  note.severity = torchabi::findings::Severity::Note;
+  note.message = "macro defined with TORCH_CHECK, never expanded";
+  r.add(note);
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  ASSERT_EQ(uses.size(), 1u);
+  EXPECT_EQ(uses[0].api, "at::Tensor");
+}
+
 TEST(LintAdapter, AFixInsideAMacroDefinitionIsManual) {
   const std::string text = "#define CHECK(c) TORCH_CHECK(c)\n";
   auto file = put_file(scratch_dir(), "a.h", text);

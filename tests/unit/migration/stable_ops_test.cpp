@@ -107,6 +107,22 @@ TEST(StableOps, ScalarSchemasAreComposedAndOperatorsTakeANumberOnEitherSide) {
   EXPECT_EQ(addmm->max_written, 5u);
 }
 
+// `x.add(1)` writes a number where add.Tensor takes a Tensor: the check asks
+// which schema positions are single tensors to pick the number overloads.
+TEST(StableOps, TellsWhichArgumentsOfASchemaAreSingleTensors) {
+  EXPECT_TRUE(real().tensor_argument("add.Tensor", 0));
+  EXPECT_TRUE(real().tensor_argument("add.Tensor", 1));
+  EXPECT_FALSE(real().tensor_argument("add.Tensor", 2));            // Scalar alpha
+  EXPECT_FALSE(real().tensor_argument("sum.dim_IntList", 1));       // int[1]? dim
+  EXPECT_FALSE(real().tensor_argument("cat", 0));                   // Tensor[]
+  EXPECT_FALSE(real().tensor_argument("add.Tensor", 7));            // past the schema
+  EXPECT_FALSE(real().tensor_argument("no_such_op", 0));
+  auto n = real().helper("add.Tensor+scalar");
+  ASSERT_TRUE(n);
+  EXPECT_NE(n->why.find("scalar_like"), std::string::npos) << n->why;
+  EXPECT_NE(n->why.find("subtract"), std::string::npos) << n->why;  // then add.Tensor's own composition
+}
+
 TEST(StableOps, HeaderPutsAHelperAfterWhatItCallsAndIsTheSameForTheSameKeys) {
   const std::string h = real().header({"addmm", "sigmoid"});
   const size_t mm = h.find("// op: mm "), add = h.find("// op: add.Tensor "), addmm = h.find("// op: addmm ");

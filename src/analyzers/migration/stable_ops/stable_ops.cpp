@@ -212,6 +212,15 @@ std::optional<Helper> Generator::boxed(const std::string& key) const {
   return h;
 }
 
+bool Generator::tensor_argument(const std::string& key, size_t position) const {
+  const inputs::AtenOp* op = ops_.find(key);
+  if (!op) return false;
+  const auto schema = parse_op_schema(op->schema);
+  if (!schema || position >= schema->arguments.size()) return false;
+  const SchemaType& t = schema->arguments[position].type;
+  return t.base == "Tensor" && !t.list && !t.optional;
+}
+
 std::optional<Helper> Generator::helper(const std::string& key) const {
   if (key.ends_with(kScalarSuffix)) {
     // `1 - s`, `x *= 2`: the number as a 0-dim tensor like the other operand.
@@ -225,6 +234,10 @@ std::optional<Helper> Generator::helper(const std::string& key) const {
     h.uses = {base, "scalar_like"};
     h.since = std::max(b->since, compositions_.at("scalar_like").since);
     h.min_written = h.max_written = 2;
+    h.why = "the number becomes a 0-dim tensor of the other operand's dtype and device (scalar_like), which type "
+            "promotion treats as the number; then " +
+            (b->why.empty() ? "aten::" + base + " is called by name through the dispatcher, its arguments boxed in schema order."
+                            : b->why);
     std::ostringstream o;
     o << "inline " << kTensor << " " << h.name << "(const " << kTensor << "& self, double other) {\n"
       << "  return " << h.name << "(self, scalar_like(other, self));\n}\n";

@@ -59,6 +59,11 @@ public:
   // give the same text.
   std::string header(const std::set<std::string>& keys) const;
 
+  // Whether argument `position` of an overload's schema ("add.Tensor", 0 is
+  // `self`) is a single Tensor: a number written there (`x.add(1)`) needs the
+  // number-operand overloads.
+  bool tensor_argument(const std::string& key, size_t position) const;
+
   // The keys of a header this generator wrote; nullopt when `text` is not
   // one (a file of the user's that happens to have the name).
   static std::optional<std::set<std::string>> keys_of(std::string_view text);
