@@ -45,8 +45,14 @@ def stand_in_torch(cpp_extension_py, root):
             "    def is_available(): return False\n"
             "cuda = _Cuda()\n"
             "xpu = _Cuda()\n"
-            "from . import _appdirs, torch_version, _utils_internal, utils\n"
+            "from . import _appdirs, torch_version, _utils_internal, utils, library\n"
         )
+    # A module that builds on import may register its ops' Python parts there
+    # too (@torch.library.register_fake): decorators that keep the function.
+    with open(os.path.join(pkg, "library.py"), "w") as f:
+        f.write("def _keep(name, fn=None, **kwargs):\n"
+                "    return fn if fn is not None else (lambda f: f)\n"
+                "register_fake = register_autograd = register_kernel = impl_abstract = _keep\n")
     with open(os.path.join(pkg, "_appdirs.py"), "w") as f:
         f.write("def user_cache_dir(appname=None, appauthor=None, version=None, opinion=True):\n"
                 "    import tempfile; return tempfile.gettempdir()\n")
