@@ -349,12 +349,7 @@ struct Walker {
     return ref.range.begin < 2 || text.substr(ref.range.begin - 2, 2) != "::";
   }
 
-  static std::string type_spelling(CXCursor c) {
-    CXString t = clang_getTypeSpelling(clang_getCursorType(c));
-    std::string out = clang_getCString(t) ? clang_getCString(t) : "";
-    clang_disposeString(t);
-    return out;
-  }
+  static std::string type_spelling(CXCursor c) { return take(clang_getTypeSpelling(clang_getCursorType(c))); }
 
   void member_call(CXCursor member, CXCursor call, Reference& ref) {
     ref.call_range = tu.range_of(clang_getCursorExtent(call));
