@@ -72,7 +72,9 @@ libzip=$(readlink -f "$(ldconfig -p | sed -n 's/^\s*libzip\.so\.[0-9]* (libc6,x8
 # (packaging/glibc_compat/compat.c) for the shipped libraries.
 sysroot=$("$root/scripts/fetch-glibc-sysroot.sh")
 if [ "$(sed -n 's/^TORCHABI_GLIBC_SYSROOT:PATH=//p' "$build/CMakeCache.txt")" != "$sysroot" ]; then
-  cmake -B "$build" -DTORCHABI_GLIBC_SYSROOT="$sysroot" >"$build.configure-manylinux.log" 2>&1 ||
+  # -S: without it cmake takes the working directory as the source tree
+  # (under ctest, build/tests: CI failed on it).
+  cmake -S "$root" -B "$build" -DTORCHABI_GLIBC_SYSROOT="$sysroot" >"$build.configure-manylinux.log" 2>&1 ||
     { cat "$build.configure-manylinux.log" >&2; say "cannot configure the manylinux link"; exit 1; }
 fi
 say "linking the program and the runtime for glibc 2.28 (cmake/ManylinuxLink.cmake)"
