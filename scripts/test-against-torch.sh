@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Differential test of `torchabi run` against real PyTorch (the anchor).
 #
-#   scripts/test-against-torch.sh [--rebuild-chroot]
+#   scripts/test-against-torch.sh [--rebuild-chroot] [--chroot-only]
+#   (--chroot-only: step 1 alone; CI builds the chroot while the suite runs)
 #
 # 1. A Debian sid chroot with python3-torch, libtorch-dev and g++ (mmdebstrap,
 #    as root; cached in $TORCHABI_TORCH_CHROOT, default ~/.cache/torchabi/sid-torch,
@@ -53,6 +54,9 @@
 #     legacy fixtures compiled and called (scripts/against-torch/tensorless_dispatch.sh).
 # 13. `run --torch PYTHON`: real opcheck run by torchabi, sandboxed, in the
 #     chroot's python (scripts/against-torch/opcheck_torch.sh; phase 4d).
+# 14. `verify-port`: migrate's port of the LLTM fixture built and run next to
+#     the original in the chroot's torch, and broken ports it must catch
+#     (scripts/against-torch/verify_port.sh).
 #
 # Needs: root (or sudo) for mmdebstrap/chroot, mmdebstrap (scripts/deps.txt),
 # a built torchabi (scripts/build.sh), python3-yaml.
@@ -65,10 +69,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 chroot_dir=${TORCHABI_TORCH_CHROOT:-$HOME/.cache/torchabi/sid-torch}
 rebuild=0
+chroot_only=0
 for a in "$@"; do
   case "$a" in
     --rebuild-chroot) rebuild=1 ;;
-    -h|--help) sed -n '2,60p' "$0"; exit 0 ;;
+    --chroot-only) chroot_only=1 ;;
+    -h|--help) sed -n '2,66p' "$0"; exit 0 ;;
     *) echo "test-against-torch.sh: unknown argument $a" >&2; exit 2 ;;
   esac
 done
@@ -77,8 +83,11 @@ sudo=""
 start=$(date +%s)
 phase() { echo "== $* ($(( $(date +%s) - start ))s)"; }
 
-# 1. The chroot.
-if [ "$rebuild" = 1 ] || [ ! -f "$chroot_dir/.torchabi-ready" ]; then
+# 1. The chroot. pybind11-dev: what a legacy extension's build includes
+# (verify_port.sh builds one); the ready file names the packages, so a
+# chroot made with fewer is made again.
+packages=python3-torch,g++,libtorch-dev,python3-yaml,pybind11-dev
+if [ "$rebuild" = 1 ] || [ "$(cat "$chroot_dir/.torchabi-ready" 2>/dev/null)" != "$packages" ]; then
   command -v mmdebstrap >/dev/null || { echo "test-against-torch.sh: mmdebstrap is missing (scripts/install-deps.sh)" >&2; exit 2; }
   phase "building the sid chroot in $chroot_dir (a few minutes, once)"
   mirror=$(grep -hoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null |
@@ -87,16 +96,17 @@ if [ "$rebuild" = 1 ] || [ ! -f "$chroot_dir/.torchabi-ready" ]; then
   mkdir -p "$(dirname "$chroot_dir")"
   # Bounded: a stalled mirror must not eat CI's time (exit 3 below: skipped).
   $sudo timeout 1500 mmdebstrap --variant=apt --aptopt='Acquire::Check-Valid-Until "false"' \
-    --include=python3-torch,g++,libtorch-dev,python3-yaml sid "$chroot_dir.partial" ${mirror:+"$mirror"} \
+    --include="$packages" sid "$chroot_dir.partial" ${mirror:+"$mirror"} \
     >"$chroot_dir.log" 2>&1 || { tail -20 "$chroot_dir.log" >&2
     echo "test-against-torch.sh: cannot build the sid chroot (see $chroot_dir.log)" >&2; exit 3; }
-  $sudo touch "$chroot_dir.partial/.torchabi-ready"
+  echo "$packages" | $sudo tee "$chroot_dir.partial/.torchabi-ready" >/dev/null
   $sudo rm -rf "$chroot_dir"
   $sudo mv "$chroot_dir.partial" "$chroot_dir"
 fi
 torch_version=$($sudo chroot "$chroot_dir" dpkg-query -W -f='${Version}' python3-torch) ||
   { echo "test-against-torch.sh: cannot enter the chroot $chroot_dir" >&2; exit 3; }
 phase "real PyTorch: python3-torch $torch_version"
+[ "$chroot_only" = 1 ] && exit 0
 
 # 2. torchabi and the extensions.
 [ -x "$build/torchabi" ] || { echo "test-against-torch.sh: $build/torchabi is not built (scripts/build.sh)" >&2; exit 2; }
@@ -324,5 +334,10 @@ sub_phase "the chroot could not be entered" "$root/scripts/against-torch/mixed_r
 # 12. Ops without a Tensor argument: which kernels real torch's dispatcher reaches.
 phase "schema-tensorless-backend-kernel against real dispatch"
 sub_phase "the chroot could not be entered" "$root/scripts/against-torch/tensorless_dispatch.sh" "$torchabi" "$chroot_dir"
+# 14. Ports that behave like their originals: migrate --fix on the LLTM
+# fixture, then verify-port in the chroot (both built against real torch,
+# outputs compared), and broken ports it must catch (scripts/against-torch/verify_port.sh).
+phase "verify-port: the LLTM's port against its original in real torch"
+sub_phase "the chroot or the real headers could not be used" "$root/scripts/against-torch/verify_port.sh" "$chroot_dir" "$build"
 phase "done (work files in $work)"
 exit $status

@@ -24,6 +24,7 @@ constexpr Command kCommands[] = {
     {"run", add_run_command},
     {"scan", add_scan_command},
     {"schema", add_schema_command},
+    {"verify-port", add_verify_port_command},
 };
 
 }  // namespace

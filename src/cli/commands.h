@@ -40,6 +40,7 @@ void add_rules_import_command(CLI::App& app, Dispatch& d);
 void add_run_command(CLI::App& app, Dispatch& d);
 void add_scan_command(CLI::App& app, Dispatch& d);
 void add_schema_command(CLI::App& app, Dispatch& d);
+void add_verify_port_command(CLI::App& app, Dispatch& d);
 
 // `torchabi __audit-batch [audit options]` (not a command for users: `scan`'s
 // workers run it): audits the NUL-separated artifacts read from stdin, each as

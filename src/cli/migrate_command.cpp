@@ -23,6 +23,7 @@
 #include "analyzers/migration/legacy_type_check.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
+#include "analyzers/migration/port_verify/port_verify.h"
 #include "analyzers/migration/progress.h"
 #include "analyzers/migration/pybind_port_check.h"
 #include "analyzers/migration/registration_scan.h"
@@ -37,15 +38,18 @@
 #include "cli/audit_target.h"
 #include "cli/commands.h"
 #include "cli/lint_options.h"
+#include "cli/port_verification.h"
 #include "cli/report_options.h"
 #include "cli/source_inputs.h"
 #include "common/report_output.h"
 #include "common/atomic_file.h"
 #include "common/input_error.h"
+#include "inputs/project/project_copy.h"
 #include "inputs/api_catalog.h"
 #include "inputs/rules_source.h"
 #include "reporters/migration_reporter.h"
 #include "reporters/path_bytes.h"  // one_line: a name with a newline stays one line
+#include "reporters/port_verify_reporter.h"
 
 namespace torchabi::cli {
 
@@ -61,6 +65,9 @@ struct MigrateArgs {
   bool fix = false;
   bool dry_run = false;
   bool unsafe_fixes = false;
+  bool verify = false;         // --verify: build the tree before and after the rewrites in a real torch, compare
+  std::string verify_report;   // --verify-report FILE: the verification as JSON
+  VerifyOptions verify_options;
   std::string target_version;  // --target-version: a ceiling for the plan and for --fix
   std::string baseline;        // --baseline FILE: a previous plan's JSON to compare the progress with
   std::string write_baseline;  // --write-baseline FILE: this plan's JSON, for the next run's --baseline
@@ -79,6 +86,8 @@ void validate(const MigrateArgs& a, CLI::App& cmd) {
   if (a.unsafe_fixes && !a.fix) throw InputError("--unsafe-fixes", "only makes sense with --fix");
   if (a.fix && !a.dry_run && !a.output.empty())
     throw InputError("-o", "--fix rewrites the sources in place; -o takes the plan or the --dry-run diff");
+  if (a.verify && !a.fix) throw InputError("--verify", "only makes sense with --fix (verify-port compares two trees)");
+  if (a.verify) validate_verify_options(a.verify_options);
   if (a.fix && !a.baseline.empty()) throw InputError("--baseline", "compares plans; it does not go with --fix");
   if (a.fix && !a.write_baseline.empty()) throw InputError("--write-baseline", "writes a plan; it does not go with --fix");
 }
@@ -144,6 +153,52 @@ int print_fix_summary(const CheckedFixes& checked, bool unsafe_enabled, bool dry
   if (needs_flag) std::cerr << "; " << needs_flag << " more with --unsafe-fixes";
   std::cerr << "\n";
   return kExitClean;
+}
+
+// The project root every rewritten file and analysed source lies under.
+std::string verify_root(const std::vector<std::string>& roots, const RewritePlan& plan) {
+  for (const auto& r : roots) {
+    bool all = true;
+    for (const auto& f : plan.files) all = all && under(normal_path(f.path), {r});
+    if (all) return normal_path(r);
+  }
+  throw InputError("--verify", "the rewritten files are not under one project root (give it with --project-root)");
+}
+
+// --verify: the project as it is and as the rewrites leave it, built and
+// compared in a real torch (port_verify.h). The port is a copy with the
+// rewritten files in it, so a --dry-run can be verified too.
+int verify_fixes(const MigrateArgs& a, const CheckedFixes& checked, const source::LintTargets& targets,
+                 const std::vector<std::string>& roots, const TorchVersion& target) {
+  const std::string root = verify_root(roots, checked.plan);
+  inputs::ScratchDir scratch("migrate-port");
+  if (!scratch.ok()) throw InputError("--verify", "no temporary directory for the ported copy");
+  const fs::path port = scratch.path();
+  try {
+    inputs::copy_project_tree(root, port.string(), {inputs::kMaxScriptCopyBytes, ""});
+  } catch (const fs::filesystem_error& e) {
+    throw InputError(root, std::string("cannot be copied for --verify: ") + e.what());
+  }
+  for (const auto& f : checked.plan.files) {
+    const fs::path to = port / fs::path(normal_path(f.path)).lexically_relative(root);
+    fs::create_directories(to.parent_path());
+    write_file_atomically(to.string(), f.after);
+  }
+  std::vector<std::string> sources;
+  for (const auto& tu : targets.tus)
+    if (under(normal_path(tu.file), {root})) sources.push_back(fs::path(normal_path(tu.file)).lexically_relative(root).string());
+  VerifyRequest req;
+  req.original_root = root;
+  req.port_root = port.string();
+  req.extensions = extensions_to_verify(root, port.string(), sources);
+  req.target_hex = target.hex();
+  req.python = a.verify_options.python;
+  req.inputs_file = a.verify_options.inputs.empty() ? "" : fs::absolute(a.verify_options.inputs).string();
+  req.timeout_seconds = a.verify_options.timeout;
+  const VerifyRun run = verify_port(req);
+  std::cerr << reporters::render_verify_text(run);
+  if (!a.verify_report.empty()) write_file_atomically(a.verify_report, reporters::render_verify_json(run));
+  return run.verified() ? kExitClean : kExitFindings;
 }
 
 int run(MigrateArgs& a, CLI::App& cmd) {
@@ -225,10 +280,12 @@ int run(MigrateArgs& a, CLI::App& cmd) {
         diff += unified_diff(f.before, f.after, reporters::escape_for_text(shown_path(f.path)));  // one header line
       write_output(a.output, diff, a.sources.report_inputs(req));
       print_fix_summary(checked, a.unsafe_fixes, true);
-      return diff.empty() ? kExitClean : kExitFindings;
+      const int verified = a.verify ? verify_fixes(a, checked, targets, roots, target) : kExitClean;
+      return diff.empty() && verified == kExitClean ? kExitClean : kExitFindings;
     }
     write_rewrites(checked.plan);
-    return print_fix_summary(checked, a.unsafe_fixes, false);
+    print_fix_summary(checked, a.unsafe_fixes, false);
+    return a.verify ? verify_fixes(a, checked, targets, roots, target) : kExitClean;
   }
 
   PlanInputs in;
@@ -278,6 +335,13 @@ void add_migrate_command(CLI::App& app, Dispatch& d) {
   cmd->add_flag("--dry-run", args->dry_run, "With --fix: print the rewrites as a unified diff; exit 1 if there are any")
       ->group("Fix");
   cmd->add_flag("--unsafe-fixes", args->unsafe_fixes, "With --fix: also apply rewrites that need review")->group("Fix");
+  cmd->add_flag("--verify", args->verify,
+                "With --fix: build the project before and after the rewrites against a real torch (--torch), the "
+                "port also with the stable headers alone, and compare every op's outputs; exit 1 unless all agree")
+      ->group("Verify");
+  cmd->add_option("--verify-report", args->verify_report, "With --verify: also write the verification as JSON to FILE")
+      ->group("Verify");
+  add_verify_options(*cmd, args->verify_options, "Verify");
   cmd->add_option("--target-version", args->target_version,
                   "Stay at or below this release (2.9, 0x0209000000000000): the plan lists what cannot, --fix writes "
                   "the spellings that build there (default: the plan's lowest target)");

@@ -242,6 +242,72 @@ TEST(MigrateFix, LegacyCpuOpIsRewrittenCompilesAndLintsClean) {
   EXPECT_EQ(again.out, "");
 }
 
+// --fix --verify hands verify_port.py the tree as it was and a copy with the
+// rewrites in it, and the plan's target. A stand-in interpreter (the real
+// run, in real torch, is scripts/against-torch/verify_port.sh) reads the
+// spec and says whether it got the two trees; its verdict is the exit code.
+TEST(MigrateFix, VerifyIsGivenTheTreeBeforeAndAfterTheRewritesAndTheTarget) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  const std::vector<std::string> files = {"legacy_cpu/scale_op.cpp"};
+  // Outside the copy: the sandbox shows the interpreter's own directory, not the project's.
+  const std::string bin = make_temp_dir();
+  const std::string stand_in = (fs::path(bin) / "python").string();
+  std::ofstream(stand_in) << R"SH(#!/bin/sh
+[ "$1" = -c ] && exec python3 "$@"  # the sandbox's probe of the interpreter
+exec python3 - "$2" <<'PY'
+import json, os, re, sys
+spec = json.load(open(sys.argv[1]))
+exts = []
+for e in spec["extensions"]:
+    port = open(os.path.join(e["port_dir"], e["port_sources"][0])).read()
+    orig = open(os.path.join(e["original_dir"], e["original_sources"][0])).read()
+    two = "STABLE_TORCH_LIBRARY" in port and "STABLE_TORCH_LIBRARY" not in orig and "TORCH_LIBRARY" in orig
+    target = re.fullmatch(r"0x0[0-9a-f]{15}", spec["target"]) is not None
+    exts.append({"name": e["name"], "sources": e["port_sources"], "stable_only": "", "port_build": "", "ops": [
+        {"op": e["name"] + "::stand_in", "status": "verified" if two and target else "differs",
+         "why": "" if two and target else "not the two trees or no target: " + spec["target"]}]})
+print(json.dumps({"torch": "stand-in", "extensions": exts}))
+PY
+)SH";
+  // As root the sandboxed child runs as nobody: the interpreter must be other-readable, as installed ones are.
+  const auto world = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                     fs::perms::others_exec;
+  fs::permissions(bin, world);
+  fs::permissions(stand_in, world);
+  const std::string report = (fs::path(bin) / "verify.json").string();
+  auto dry = migrate(dir, {"--fix", "--unsafe-fixes", "--dry-run", "--verify", "--torch", stand_in, "--verify-report",
+                           report},
+                     files);
+  EXPECT_EQ(dry.exit_code, 1) << dry.err;  // the diff is not empty; the verification passed
+  EXPECT_NE(dry.err.find("ported and verified: scale_op::stand_in"), std::string::npos) << dry.err;
+  EXPECT_NE(dry.err.find("verify: 1 verified, 0 differ, 0 not verified, 0 not ported"), std::string::npos) << dry.err;
+  EXPECT_EQ(nlohmann::json::parse(slurp(report))["verified"], true);
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), slurp(fixtures() / "legacy_cpu/scale_op.cpp"));
+
+  // An interpreter without torch: the rewrites are written, nothing is verified, exit 1.
+  std::ofstream(stand_in) << "#!/bin/sh\n[ \"$1\" = -c ] && exec python3 \"$@\"\n"
+                             "echo '{\"error\": \"torch cannot be imported: stand-in\"}'\n";
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes", "--verify", "--torch", stand_in}, files);
+  EXPECT_EQ(fix.exit_code, 1) << fix.err;
+  EXPECT_NE(fix.err.find("verify: nothing verified: torch cannot be imported: stand-in"), std::string::npos) << fix.err;
+  EXPECT_NE(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp").find("STABLE_TORCH_LIBRARY"), std::string::npos);
+}
+
+TEST(MigrateFix, VerifyOptionsAreCheckedBeforeAnythingRuns) {
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  auto no_fix = run_torchabi({"migrate", "--verify", "legacy_cpu/scale_op.cpp"}, dir);
+  EXPECT_EQ(no_fix.exit_code, 2);
+  EXPECT_NE(no_fix.err.find("--verify: only makes sense with --fix"), std::string::npos) << no_fix.err;
+  auto no_inputs = run_torchabi({"migrate", "--fix", "--verify", "--inputs", "missing.py", "legacy_cpu/scale_op.cpp"}, dir);
+  EXPECT_EQ(no_inputs.exit_code, 2);
+  EXPECT_NE(no_inputs.err.find("missing.py"), std::string::npos) << no_inputs.err;
+  auto no_tree = run_torchabi({"verify-port", "nowhere", "legacy_cpu"}, dir);
+  EXPECT_EQ(no_tree.exit_code, 2);
+  EXPECT_NE(no_tree.err.find("nowhere: is not a directory"), std::string::npos) << no_tree.err;
+  EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp"), slurp(fixtures() / "legacy_cpu/scale_op.cpp"));
+}
+
 // The issue's bar: what --fix writes compiles against PyTorch's real stable
 // headers (Debian's newest libtorch-dev), with g++, at the target the plan
 // computed, not only against the stand-ins.
