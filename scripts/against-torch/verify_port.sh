@@ -4,7 +4,7 @@
 # headers (libclang is not in the chroot), then verify-port runs inside the
 # sid chroot with its python3: both trees built with g++ against python3-torch,
 # the port also with the stable headers alone, every op called on the same
-# inputs (fixtures/migrate/verify/lltm_inputs.py) in both. Expected:
+# inputs (fixtures/verify_port/lltm_inputs.py) in both. Expected:
 #   lltm        compiles stable-only; forward and backward verified
 #   lltm_cuda   the port does not load: its kernels' launch functions are
 #               defined in CUDA sources the fixture does not have
@@ -51,7 +51,7 @@ $sudo mkdir -p "$work/bin/lib"
 $sudo cp "$build/torchabi" "$work/bin/"
 $sudo cp -r "$build/lib/torchabi-runtime" "$work/bin/lib/"
 $sudo cp -r "$here/original" "$here/port" "$here/bad_original" "$here/bad_port" "$here/header_port" "$work/"
-$sudo cp "$root"/fixtures/migrate/verify/*.py "$work/"
+$sudo cp "$root"/fixtures/verify_port/*.py "$work/"
 in_chroot() {  # COMMAND: in the chroot, with its own /proc, its root a mount point (the sandbox needs one)
   $sudo unshare --pid --mount --fork sh -c "mount --make-rprivate / && mount --rbind '$chroot_dir' '$chroot_dir' &&
     mount -t proc proc '$chroot_dir/proc' && chroot '$chroot_dir' env -i PATH=/usr/bin:/bin HOME=/tmp sh -c '$1'"

@@ -1,6 +1,6 @@
 #include "reporters/port_verify_reporter.h"
 
-#include <nlohmann/json.hpp>
+#include "common/json_io.h"
 
 namespace torchabi::reporters {
 
@@ -72,7 +72,7 @@ std::string render_verify_json(const migration::VerifyRun& run) {
                                {"not_ported", e.missing},
                                {"verified", e.verified()}});
   }
-  return j.dump(2) + "\n";
+  return json_io::dump(j, 2) + "\n";
 }
 
 }  // namespace torchabi::reporters

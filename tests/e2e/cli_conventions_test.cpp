@@ -13,7 +13,7 @@ TEST(UnknownCommand, NamedOnOneLineWithTheCommands) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "torchabi: unknown command 'frobnicate' (commands: audit, check, completion, explain, lint, migrate, "
-            "rules, run, scan, schema)\n");
+            "rules, run, scan, schema, verify-port)\n");
   EXPECT_EQ(r.out, "");
 }
 

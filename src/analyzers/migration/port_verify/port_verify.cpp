@@ -179,7 +179,7 @@ VerifyRun verify_port(const VerifyRequest& request) {
                                   {"original_sources", e.original_sources},
                                   {"port_sources", e.port_sources},
                                   {"cuda_sources", e.cuda_sources}});
-  std::ofstream(tmp / "spec.json", std::ios::binary) << spec.dump();
+  std::ofstream(tmp / "spec.json", std::ios::binary) << json_io::dump(spec);
   inputs::BuildEnvironment env = inputs::make_build_environment({tmp.string(), "", request.python, {}, false});
   try {
     inputs::hand_over_writable(env.confinement);

@@ -86,10 +86,11 @@ def run(argv, cwd):
         return -1, "%s cannot be started: %s" % (argv[0], e)
 
 
-def check_stable_only(torch, spec, ext, includes):
-    """'' when every port source compiles with the stable headers alone, else why not."""
+def check_stable_only(torch, spec, ext, includes, python_include):
+    """'' when every port source compiles with the stable headers alone, else why not.
+    Python's own headers stay on the path: a stable extension may define its module (PyInit_)."""
     tree = stable_only_tree(torch, spec["work"], includes)
-    flags = [std_flag(torch), "-I" + ext["port_dir"], "-isystem", tree]
+    flags = [std_flag(torch), "-I" + ext["port_dir"], "-isystem", tree, "-isystem", python_include]
     if spec.get("target"):
         flags.append("-DTORCH_TARGET_VERSION=" + spec["target"])
     for source in ext["port_sources"]:
@@ -324,7 +325,7 @@ def verify_extension(torch, spec_path, spec, index, paths):
     ext = spec["extensions"][index]
     includes, libs, python_include = paths
     record = {"name": ext["name"], "sources": ext["port_sources"], "ops": []}
-    record["stable_only"] = check_stable_only(torch, spec, ext, includes)
+    record["stable_only"] = check_stable_only(torch, spec, ext, includes, python_include)
     port_so, record["port_build"] = build(torch, spec, ext, "port", includes, libs, python_include)
     record["original_build"] = ""
     if record["port_build"]:
