@@ -223,7 +223,9 @@ def user_inputs(spec, op):
     if hook is None:
         raise ValueError("%s defines no inputs(op) function" % spec["inputs"])
     calls = hook(op)
-    if calls is None:
+    if isinstance(calls, tuple):  # one call's arguments
+        calls = [calls]
+    if not calls:  # None or []: nothing of the project's, so the generated inputs (never zero calls: a pass)
         return None
     return [tuple(c) for c in calls]
 
