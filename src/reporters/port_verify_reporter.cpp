@@ -48,6 +48,7 @@ std::string render_verify_text(const migration::VerifyRun& run) {
       ++missing;
     }
   }
+  for (const auto& f : run.left_out) out += "not built (no GPU is assumed), so not verified: " + f + "\n";
   out += "verify: " + std::to_string(verified) + " verified, " + std::to_string(differs) + " differ, " +
          std::to_string(unverified) + " not verified, " + std::to_string(missing) + " not ported" +
          (unloaded.empty() ? "" : "; not built or loaded: " + unloaded) + "\n";
@@ -58,6 +59,7 @@ std::string render_verify_json(const migration::VerifyRun& run) {
   json j = {{"ran", run.ran}, {"python", run.python}, {"verified", run.verified()}};
   if (!run.ran) j["why_not"] = run.why_not;
   j["torch"] = run.torch_version;
+  j["not_built"] = run.left_out;
   j["extensions"] = json::array();
   for (const auto& e : run.extensions) {
     json ops = json::array();

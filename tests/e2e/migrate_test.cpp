@@ -302,6 +302,9 @@ TEST(MigrateFix, VerifyOptionsAreCheckedBeforeAnythingRuns) {
   auto no_inputs = run_torchabi({"migrate", "--fix", "--verify", "--inputs", "missing.py", "legacy_cpu/scale_op.cpp"}, dir);
   EXPECT_EQ(no_inputs.exit_code, 2);
   EXPECT_NE(no_inputs.err.find("missing.py"), std::string::npos) << no_inputs.err;
+  auto no_python = run_torchabi({"verify-port", "legacy_cpu", "legacy_cpu", "--torch", "/no/such/python"}, dir);
+  EXPECT_EQ(no_python.exit_code, 2);
+  EXPECT_NE(no_python.err.find("/no/such/python: is not an executable interpreter"), std::string::npos) << no_python.err;
   auto no_tree = run_torchabi({"verify-port", "nowhere", "legacy_cpu"}, dir);
   EXPECT_EQ(no_tree.exit_code, 2);
   EXPECT_NE(no_tree.err.find("nowhere: is not a directory"), std::string::npos) << no_tree.err;

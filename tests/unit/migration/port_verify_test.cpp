@@ -80,6 +80,11 @@ TEST(PortVerify, OnlyEveryOpVerifiedWithNothingMissingIsAPass) {
   lltm.missing.clear();
   lltm.ops[1].status = OpVerdict::Status::Verified;
   EXPECT_TRUE(run.verified());
+  run.left_out = {"ext/kernels.cu"};  // CUDA code that never ran: not a pass
+  EXPECT_FALSE(run.verified());
+  EXPECT_NE(reporters::render_verify_text(run).find("not built (no GPU is assumed), so not verified: ext/kernels.cu"),
+            std::string::npos);
+  run.left_out.clear();
   lltm.stable_only = "lltm.cpp reads a header outside the stable API: /usr/include/c10/util/Optional.h";
   EXPECT_FALSE(run.verified());
   lltm.stable_only.clear();

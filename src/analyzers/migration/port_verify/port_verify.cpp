@@ -99,7 +99,7 @@ bool ExtensionVerdict::verified() const {
 }
 
 bool VerifyRun::verified() const {
-  return ran && !extensions.empty() &&
+  return ran && !extensions.empty() && left_out.empty() &&
          std::all_of(extensions.begin(), extensions.end(), [](const ExtensionVerdict& e) { return e.verified(); });
 }
 
@@ -208,6 +208,9 @@ VerifyRun verify_port(const VerifyRequest& request) {
   const std::string python = run.python;
   run = verify_from_json(last);
   run.python = python;
+  std::set<std::string> cuda;
+  for (const auto& e : request.extensions) cuda.insert(e.cuda_sources.begin(), e.cuda_sources.end());
+  run.left_out.assign(cuda.begin(), cuda.end());
   if (!run.ran && run.why_not == "the verification script printed no result")
     run.why_not = request.python + " exited with status " + std::to_string(r.exit_code) + ": " + text::last_line(r.output);
   return run;

@@ -59,6 +59,9 @@ struct VerifyRun {
   std::string torch_version;
   std::string python;
   std::vector<ExtensionVerdict> extensions;
+  // CUDA sources of the port that were not built (no GPU is assumed): what
+  // they register or define is unverified, so the run is not a pass.
+  std::vector<std::string> left_out;
   bool verified() const;
 };
 
