@@ -294,6 +294,17 @@ PY
   EXPECT_NE(slurp(fs::path(dir) / "legacy_cpu/scale_op.cpp").find("STABLE_TORCH_LIBRARY"), std::string::npos);
 }
 
+// Debian bookworm's python3-torch (1.13) has no stable ABI: verify-port says so
+// instead of failing on a missing header, and exits 1.
+TEST(MigrateFix, VerifyWithATorchOlderThanTheStableAbiSaysSo) {
+  if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 has no torch (scripts/install-deps.sh installs python3-torch)";
+  const std::string dir = copy_fixtures({"legacy_cpu"});
+  auto r = run_torchabi({"verify-port", "legacy_cpu", "legacy_cpu", "--torch", "/usr/bin/python3"}, dir);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("has no stable ABI (2.9 and later have it)"), std::string::npos) << r.out;
+}
+
 TEST(MigrateFix, VerifyOptionsAreCheckedBeforeAnythingRuns) {
   const std::string dir = copy_fixtures({"legacy_cpu"});
   auto no_fix = run_torchabi({"migrate", "--verify", "legacy_cpu/scale_op.cpp"}, dir);

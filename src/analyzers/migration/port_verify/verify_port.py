@@ -379,6 +379,11 @@ def main(spec_path):
         print(json.dumps({"error": "torch cannot be imported: " + first_line(e)}))
         return
     spec = json.load(open(spec_path))
+    m = re.match(r"(\d+)\.(\d+)", torch.__version__)
+    if m and (int(m.group(1)), int(m.group(2))) < (2, 9):
+        print(json.dumps({"error": "torch %s has no stable ABI (2.9 and later have it): give --torch the python of a "
+                                   "torch 2.9 or later" % torch.__version__}))
+        return
     try:
         paths = torch_paths(torch)
     except Exception as e:
