@@ -346,8 +346,9 @@ TEST(MigrateFix, FixedCodeCompilesAgainstTheRealStableHeadersAtThePlannedTarget)
 }
 
 // fixtures/migrate/lltm: the tutorial's LLTM (forward, backward, and the host
-// side of its CUDA twin), whose calls have a stable spelling only through the
-// dispatcher or a composition. --fix --unsafe-fixes ports it whole: no legacy
+// side of its CUDA twin, with its CHECK_* macros), whose calls have a stable
+// spelling only through the dispatcher or a composition, and a helper that
+// takes a c10::Scalar. --fix --unsafe-fixes ports it whole: no legacy
 // use left, a stable_ops.h of the helpers it calls next to it, pybind11
 // replaced by a stable library, and the result compiles with nothing but the
 // real 2.14.1 stable headers on the include path, at the plan's target.
@@ -395,9 +396,18 @@ TEST(MigrateFix, LltmIsPortedWholeAndCompilesAgainstTheStableHeadersAlone) {
   EXPECT_NE(cpu.find("stable_ops::sigmoid(z)"), std::string::npos) << cpu;
   EXPECT_NE(cpu.find("#include \"stable_ops.h\""), std::string::npos) << cpu;
   EXPECT_NE(cuda.find("input.is_cuda()"), std::string::npos) << cuda;
+  // The file's own CHECK_* macros are ported in their #define (they expand only here).
+  EXPECT_NE(cuda.find("#define CHECK_CUDA(x) STD_TORCH_CHECK(x.is_cuda(), #x"), std::string::npos) << cuda;
+  EXPECT_NE(cuda.find("#define CHECK_CONTIGUOUS(x) STD_TORCH_CHECK(x.is_contiguous(), #x"), std::string::npos) << cuda;
+  // A helper's Scalar is a double; pow's Scalar overload goes through its Tensor sibling; elu is composed.
+  EXPECT_NE(cpu.find("d_elu_negative(torch::stable::Tensor z, double alpha = 1.0)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("stable_ops::pow(stable_ops::tanh(z), 2)"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("stable_ops::elu(gates[2], /*alpha=*/1.0)"), std::string::npos) << cpu;
   for (const std::string& helper : {"// op: sigmoid ", "// op: tanh ", "// op: mm ", "// op: addmm ", "// op: chunk ",
                                     "// op: cat ", "// op: type_as ", "// op: exp ", "// op: mul.Tensor ",
-                                    "// op: mul_.Tensor ", "// op: add.Tensor ", "// op: sub.Tensor "})
+                                    "// op: mul_.Tensor ", "// op: add.Tensor ", "// op: sub.Tensor ",
+                                    "// op: pow.Tensor_Scalar ", "// op: pow.Tensor_Tensor ", "// op: elu ",
+                                    "// op: expm1 ", "// op: where.self "})
     EXPECT_NE(ops.find(helper), std::string::npos) << helper << "\n" << ops;
 
   // Nothing left to port, and a second run changes nothing (the header included).
@@ -503,29 +513,33 @@ TEST(MigrateFix, SafeFixesAloneWouldBreakTheBuildSoNothingIsWritten) {
   EXPECT_EQ(slurp(fs::path(dir) / "legacy_cpu/scale_op.h"), slurp(fixtures() / "legacy_cpu/scale_op.h"));
 }
 
-TEST(MigrateFix, MacroBodiesAndInactiveBranchesAreLeftAlone) {
+TEST(MigrateFix, HeaderMacroBodiesAndInactiveBranchesAreLeftAlone) {
   REQUIRE_LIBTORCH();
   const std::string dir = copy_fixtures({"guards"});
   auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, {"guards/checks.cpp"});
   ASSERT_EQ(fix.exit_code, 0) << fix.err;
-  // Lint offers no fix-it inside a #define (issue 37), so there is none to refuse.
+  // Lint offers no fix-it inside a header's #define (issue 37), so there is none to refuse.
   EXPECT_EQ(fix.err.find("inside a macro definition"), std::string::npos) << fix.err;
   const std::string after = slurp(fs::path(dir) / "guards/checks.cpp");
   expect_file(after, "guards/checks.cpp");
-  EXPECT_NE(after.find("#define CHECK_POSITIVE(v) TORCH_CHECK((v) > 0"), std::string::npos);
+  // The file's own macro expands only here: its body is rewritten (issue 50).
+  EXPECT_NE(after.find("#define CHECK_SMALL(v) STD_TORCH_CHECK((v) < 1000000"), std::string::npos) << after;
   EXPECT_NE(after.find("inline void debug_check(int v) { TORCH_CHECK(v != 42"), std::string::npos);
-  EXPECT_NE(after.find("  STD_TORCH_CHECK(v < 1000"), std::string::npos);
+  EXPECT_NE(after.find("  STD_TORCH_CHECK(v < 1000,"), std::string::npos);
+  EXPECT_EQ(slurp(fs::path(dir) / "guards/check_macros.h"), slurp(fixtures() / "guards/check_macros.h"));
 
-  // Re-linted, only the use inside the macro definition is left.
+  // Re-linted, only the use inside the header's macro definition is left.
   std::vector<std::string> lint = {"lint", "--format", "json", "--no-cache", "guards/checks.cpp"};
   for (const auto& a : compiler_args()) lint.push_back(a);
   auto relint = run_torchabi(lint, dir);
-  std::vector<int> lines;
+  std::vector<std::string> places;
   const auto report = relint.json();
   for (const auto& f : report["findings"])
-    if (f["rule"] == "source-unstable-macro") lines.push_back(f["location"]["line"]);
-  // Line 8: CHECK_POSITIVE's #define, which still uses TORCH_CHECK (reported there, not where it is expanded).
-  EXPECT_EQ(lines, std::vector<int>{8}) << relint.out << relint.err;
+    if (f["rule"] == "source-unstable-macro")
+      places.push_back(fs::path(f["location"]["file"].get<std::string>()).filename().string() + ":" +
+                       std::to_string(f["location"]["line"].get<int>()));
+  // CHECK_POSITIVE's #define, which still uses TORCH_CHECK (reported there, not where it is expanded).
+  EXPECT_EQ(places, std::vector<std::string>{"check_macros.h:7"}) << relint.out << relint.err;
 }
 
 TEST(MigrateFix, ARewriteThatWouldNotCompileIsRefused) {

@@ -104,4 +104,13 @@ DirectiveScan scan_directives(std::string_view text) {
   return scan;
 }
 
+bool macro_definitions_editable(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
+  const std::string_view ext = path.substr(dot + 1);
+  for (std::string_view source : {"cpp", "cc", "cxx", "c++", "cu", "hip", "mm", "c"})
+    if (ext == source) return true;
+  return false;
+}
+
 }  // namespace torchabi::migration

@@ -38,4 +38,12 @@ struct DirectiveScan {
 // non-blank character of a line, as the preprocessor requires.
 DirectiveScan scan_directives(std::string_view text);
 
+// Whether --fix may edit the macro definitions of `path`: a macro defined in
+// a source file (not a header) expands only in that file's own translation
+// unit, which --fix rewrites and compiles as one, so an edit of the #define
+// (`AT_ASSERTM(x.type().is_cuda(), ...)` in a CHECK_CUDA) changes no expansion
+// elsewhere and a wrong one is backed out by the compile check. A header's
+// macros may expand in files the run never sees.
+bool macro_definitions_editable(std::string_view path);
+
 }  // namespace torchabi::migration

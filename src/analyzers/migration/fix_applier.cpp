@@ -84,7 +84,7 @@ FileRewrite rewrite_one(const std::string& path, const std::vector<Candidate>& f
     }
     const auto in_macro = std::find_if(scan.macro_definitions.begin(), scan.macro_definitions.end(),
                                        [&](const ByteRange& r) { return r.overlaps(f.begin_offset, f.end_offset); });
-    if (in_macro != scan.macro_definitions.end()) {
+    if (in_macro != scan.macro_definitions.end() && !macro_definitions_editable(path)) {
       plan.rejected.push_back({f, "the edit is inside a macro definition (line " +
                                       std::to_string(line_of(text, in_macro->begin)) +
                                       "); every expansion would change, so it is left to you"});

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "analyzers/source/tu_check.h"
@@ -53,6 +54,7 @@ public:
       for (const Reference* at : {&type, &r}) report(ctx, *at, r.call_range, text, call);
       done.insert(&type);
     }
+    in_own_macros(ctx);
     for (const auto& [key, type] : type_calls) {
       if (done.count(type) || rules_.dispatch_argument.empty()) continue;
       bool in_dispatch = false;
@@ -67,6 +69,53 @@ public:
   }
 
 private:
+  // `x.type().is_cuda()` in the #define of a macro of this file (CHECK_CUDA),
+  // seen through its expansions: the receiver is the macro's parameter, so the
+  // edit keeps it and rewrites from the `.` before `type` to the property
+  // call's end (`.type().is_cuda()` -> `.is_cuda()`), once for every expansion.
+  void in_own_macros(source::CheckContext& ctx) {
+    std::map<std::pair<std::string, uint32_t>, const Reference*> type_calls;  // by the call's end
+    for (const auto& [ref, cls] : ctx.classified_references())
+      if (ref->via == source::Via::MacroBody && ref->spelled.valid() && ref->spelled_call_end &&
+          (ref->qualified == "at::Tensor::type" || ref->qualified == "at::TensorBase::type"))
+        type_calls[{ref->spelled.file, ref->spelled_call_end}] = ref;
+    std::set<std::pair<std::string, uint32_t>> reported;
+    for (const auto& [ref, cls] : ctx.classified_references()) {
+      const Reference& r = *ref;
+      if (r.via != source::Via::MacroBody || !r.spelled.valid() || !r.spelled_call_end ||
+          !r.qualified.starts_with("at::DeprecatedTypeProperties::"))
+        continue;
+      auto prop = rules_.properties.find(r.name);
+      if (prop == rules_.properties.end()) continue;
+      const std::string_view text = ctx.tu.file_text(r.spelled.file);
+      if (r.spelled_call_end > text.size()) continue;
+      // What lies between the type call's end and the property's name: only `.`.
+      const Reference* type = nullptr;
+      for (uint32_t p = r.spelled.begin; p > 0 && !type;) {
+        const char ch = text[--p];
+        if (ch == '.' || ch == ' ' || ch == '\t') continue;
+        if (ch != ')') break;
+        auto t = type_calls.find({r.spelled.file, p + 1});
+        if (t != type_calls.end()) type = t->second;
+        break;
+      }
+      if (!type || !reported.emplace(r.spelled.file, r.spelled.begin).second) continue;
+      uint32_t dot = type->spelled.begin;
+      while (dot > 0 && (text[dot - 1] == ' ' || text[dot - 1] == '\t')) --dot;
+      if (dot == 0 || text[dot - 1] != '.') continue;
+      Range edit = type->spelled;
+      edit.begin = dot - 1;
+      edit.end = r.spelled_call_end;
+      const std::string call = "." + prop->second + "()";
+      for (const Reference* at : {type, &r}) {
+        Reference shown = *at;
+        shown.via = source::Via::Spelled;
+        shown.range = shown.qualified_range = at->spelled;
+        report(ctx, shown, edit, text, call);
+      }
+    }
+  }
+
   static void report(source::CheckContext& ctx, const Reference& at, const Range& edit, std::string_view text,
                      const std::string& replacement) {
     findings::Finding f;

@@ -35,7 +35,12 @@ constexpr const char* kNoEntry =
 // Macro definition ranges per file, read once.
 class MacroRanges {
 public:
+  // Inside a #define that --fix leaves to the user (macro_definitions_editable).
   bool inside(const findings::FixIt& f) {
+    if (macro_definitions_editable(normal_path(f.file))) return false;
+    return within_definition(f);
+  }
+  bool within_definition(const findings::FixIt& f) {
     for (const auto& r : file(f.file).ranges)
       if (r.overlaps(f.begin_offset, f.end_offset)) return true;
     return false;
@@ -89,7 +94,7 @@ private:
 // project macro, with the fix-it in the project macro's #define: the work is
 // that one edit, so the use counts once, at the definition.
 findings::Location use_location(const findings::Finding& f, MacroRanges& macros) {
-  if (f.rule != kMacro || !f.fix || !macros.inside(*f.fix)) return f.location;
+  if (f.rule != kMacro || !f.fix || !macros.within_definition(*f.fix)) return f.location;
   findings::Location l = macros.location_of(*f.fix);
   if (normal_path(l.file) == normal_path(f.location.file) && l.line == f.location.line) return f.location;
   l.symbol = f.location.symbol;

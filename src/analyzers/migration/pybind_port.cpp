@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "analyzers/migration/directive_scanner.h"
 #include "common/text.h"
 
 namespace torchabi::migration {
@@ -111,6 +112,9 @@ std::optional<Signature> signature_of(std::string_view text, const std::string& 
     size_t from = at;
     while (from > 0 && text[from - 1] != ';' && text[from - 1] != '}' && text[from - 1] != '{' && text[from - 1] != '#')
       --from;
+    // Nor from inside a #define before it (`#define CHECK_INPUT(x) CHECK_CUDA(x); ...`).
+    for (const auto& d : scan_directives(text).macro_definitions)
+      if (d.end > from && d.end <= at) from = d.end;
     std::string ret = without_comments(text.substr(from, at - from));
     // A preprocessor line before it (`#include <vector>`) ends at its newline.
     if (from > 0 && text[from - 1] == '#') ret = ret.substr(ret.find('\n') == std::string::npos ? ret.size() : ret.find('\n'));

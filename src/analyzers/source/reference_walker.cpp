@@ -2,7 +2,9 @@
 // project's own code. Only top-level declarations located in project files
 // are entered, so the cost is proportional to the project's code, not to the
 // (often huge) torch headers it includes.
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -51,6 +53,7 @@ struct Walker {
   };
   std::unordered_map<unsigned, std::vector<std::pair<CXCursor, DeclInfo>>> decl_cache;
   std::set<std::tuple<std::string, uint32_t, std::string>> added;
+  std::string own_file;  // the main file, canonical (spelled_in_own_definition)
   // Calls of torch functions and operators (`at::sigmoid(x)`, `a * b`), in
   // visiting order: the callee's reference finds its call here, so that a
   // rewrite to another function can be built from the written arguments.
@@ -262,6 +265,40 @@ struct Walker {
     return mit == fit->second.end() ? nullptr : &mit->second;
   }
 
+  // Where a name a macro produced is written, when that is the #define of a
+  // macro of the main file (Reference::spelled).
+  void spelled_in_own_definition(CXCursor c, CXCursor parent, const std::string& name, Reference& ref) {
+    auto spelled_at = [&](CXSourceLocation loc, CXFile* f, unsigned* line, unsigned* col, unsigned* off) {
+      clang_getSpellingLocation(loc, f, line, col, off);
+      return *f != nullptr;
+    };
+    CXFile f = nullptr;
+    unsigned line = 0, col = 0, off = 0;
+    if (!spelled_at(clang_getCursorLocation(c), &f, &line, &col, &off)) return;
+    const std::string& file = tu.path_of(f);
+    std::error_code ec;
+    if (own_file.empty()) own_file = std::filesystem::weakly_canonical(tu.main_file(), ec).string();
+    if (std::filesystem::weakly_canonical(file, ec).string() != own_file) return;
+    const std::string_view text = tu.file_text(file);
+    if (off + name.size() > text.size() || text.substr(off, name.size()) != name) return;
+    const bool in_body = std::any_of(tu.macro_definitions().begin(), tu.macro_definitions().end(), [&](const MacroDefinition& m) {
+      return m.body_range.file == file && m.body_range.begin <= off && off + name.size() <= m.body_range.end;
+    });
+    if (!in_body) return;
+    const uint32_t qb = qualifier_begin(text, off);  // `at::` of at::Tensor written there
+    ref.spelled.file = file;
+    ref.spelled.line = line;
+    ref.spelled.column = col - (off - qb);
+    ref.spelled.begin = qb;
+    ref.spelled.end = off + static_cast<uint32_t>(name.size());
+    if (c.kind != CXCursor_MemberRefExpr || parent.kind != CXCursor_CallExpr) return;
+    CXFile ef = nullptr;
+    unsigned eline = 0, ecol = 0, eoff = 0;
+    if (spelled_at(clang_getRangeEnd(clang_getCursorExtent(parent)), &ef, &eline, &ecol, &eoff) &&
+        clang_File_isEqual(ef, f) && eoff > ref.spelled.end && eoff <= text.size())
+      ref.spelled_call_end = eoff;
+  }
+
   void add(CXCursor c, CXCursor decl, Via via, CXCursor parent) {
     const DeclInfo& d = info(decl);
     if (d.project || d.file.empty()) return;
@@ -307,6 +344,7 @@ struct Walker {
           ref.via = Via::MacroBody;
           ref.macro = *m;
           ref.range.end = ref.range.begin + static_cast<uint32_t>(m->size());
+          spelled_in_own_definition(c, parent, d.name, ref);
         }
       }
     }

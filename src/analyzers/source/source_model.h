@@ -63,6 +63,13 @@ struct Reference {
   std::string decl_header; // include-relative torch header name of the declaration; empty if not torch
   HeaderKind decl_kind = HeaderKind::Other;
   std::string macro;       // Via::MacroBody: the macro expanded at `range`
+  // Via::MacroBody, when the name is written in the #define of a macro of the
+  // translation unit's own source file (CHECK_CUDA's `x.type().is_cuda()`):
+  // the name there with its written qualifier, and for a member call the end
+  // of the call there. Such a
+  // macro expands only in this translation unit, so its body is code to port.
+  Range spelled;
+  uint32_t spelled_call_end = 0;
   std::string variable;    // Via::DeducedType: the variable's name
 
   // Member calls `recv.method(args)`: the whole call, the receiver and each

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "analyzers/migration/directive_scanner.h"
 #include "analyzers/migration/fix_applier.h"
 #include "test_files.h"
 
@@ -79,9 +80,9 @@ TEST(FixApplier, TheSameEditReportedTwiceIsAppliedOnce) {
   EXPECT_EQ(plan.files[0].after, "STD_TORCH_CHECK(ok);\n");
 }
 
-TEST(FixApplier, NeverEditsInsideAMacroDefinition) {
+TEST(FixApplier, NeverEditsInsideAHeadersMacroDefinition) {
   const std::string text = "#define MY_CHECK(c) \\\n  TORCH_CHECK(c, \"x\")\nvoid f() { TORCH_CHECK(true); }\n";
-  auto path = put_file(scratch_dir(), "a.cpp", text);
+  auto path = put_file(scratch_dir(), "a.h", text);
   FixApplier a;
   a.add(fix_of(path, text, "TORCH_CHECK", "STD_TORCH_CHECK", FixSafety::Safe, 0));
   a.add(fix_of(path, text, "TORCH_CHECK", "STD_TORCH_CHECK", FixSafety::Safe, 1));
@@ -91,6 +92,25 @@ TEST(FixApplier, NeverEditsInsideAMacroDefinition) {
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_EQ(plan.files[0].after,
             "#define MY_CHECK(c) \\\n  TORCH_CHECK(c, \"x\")\nvoid f() { STD_TORCH_CHECK(true); }\n");
+}
+
+// A source file's own macros expand only in its translation unit, which --fix
+// compiles after the edits: the definition is edited like any other line.
+TEST(FixApplier, EditsTheMacroDefinitionsOfASourceFile) {
+  const std::string text = "#define MY_CHECK(c) \\\n  TORCH_CHECK(c, \"x\")\nvoid f() { MY_CHECK(true); }\n";
+  auto path = put_file(scratch_dir(), "a.cu", text);
+  FixApplier a;
+  a.add(fix_of(path, text, "TORCH_CHECK", "STD_TORCH_CHECK"));
+  a.add(fix_of(path, text, "TORCH_CHECK", "STD_TORCH_CHECK"));  // reported at each expansion
+  auto plan = a.plan();
+  EXPECT_TRUE(plan.rejected.empty());
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_EQ(plan.files[0].after, "#define MY_CHECK(c) \\\n  STD_TORCH_CHECK(c, \"x\")\nvoid f() { MY_CHECK(true); }\n");
+  EXPECT_TRUE(macro_definitions_editable("src/ext.cpp"));
+  EXPECT_TRUE(macro_definitions_editable("kernels/k.cu"));
+  EXPECT_FALSE(macro_definitions_editable("include/ext.h"));
+  EXPECT_FALSE(macro_definitions_editable("include/ext.cuh"));
+  EXPECT_FALSE(macro_definitions_editable("dir.cpp/README"));
 }
 
 TEST(FixApplier, NeverEditsARangeTheFrontEndProtected) {

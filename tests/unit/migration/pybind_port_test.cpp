@@ -49,6 +49,28 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   EXPECT_EQ(p->python_calls[0], "<your extension module>.forward(...) -> torch.ops.mylib.forward(...)");
 }
 
+// The CUDA extensions' CHECK_INPUT trio: a `;` inside the #define before a
+// function is not the end of the declaration before it.
+TEST(PybindPort, AFunctionAfterAMacroWithStatementsKeepsItsReturnType) {
+  const std::string text = R"(#include <torch/extension.h>
+#define CHECK_CUDA(x) TORCH_CHECK(x.is_cuda(), #x)
+#define CHECK_INPUT(x) CHECK_CUDA(x); \
+  CHECK_CUDA(x)
+
+std::vector<torch::Tensor> fwd(torch::Tensor input) {
+  CHECK_INPUT(input);
+  return {input};
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &fwd, "forward"); }
+)";
+  std::string why;
+  auto p = port_pybind_module(text, text.find("PYBIND11_MODULE"), "lltm_cuda", why);
+  ASSERT_TRUE(p) << why;
+  ASSERT_EQ(p->schemas.size(), 1u);
+  EXPECT_EQ(p->schemas[0], "forward(Tensor input) -> Tensor[]");
+}
+
 TEST(PybindPort, LeavesModulesWithClassesLambdasOrUnknownTypesAlone) {
   for (const std::string body : {"  py::class_<Foo>(m, \"Foo\");\n", "  m.def(\"f\", [](int x) { return x; });\n",
                                  "  m.def(\"g\", &g, py::arg(\"x\"));\n", "  m.def(\"h\", &h);\n"}) {

@@ -107,6 +107,48 @@ TEST(StableOps, ScalarSchemasAreComposedAndOperatorsTakeANumberOnEitherSide) {
   EXPECT_EQ(addmm->max_written, 5u);
 }
 
+// A Scalar overload with a sibling that takes Tensors in the Scalar's places
+// is spelled through that sibling; one without (leaky_relu) has no helper.
+TEST(StableOps, AScalarOverloadCallsItsTensorSiblingWithZeroDimTensors) {
+  auto pow = real().helper("pow.Tensor_Scalar");
+  ASSERT_TRUE(pow);
+  EXPECT_NE(pow->text.find("inline torch::stable::Tensor pow(const torch::stable::Tensor& self, double exponent) {"),
+            std::string::npos)
+      << pow->text;
+  EXPECT_NE(pow->text.find("return pow(self, scalar_like(exponent, self));"), std::string::npos) << pow->text;
+  EXPECT_EQ(pow->uses, (std::vector<std::string>{"pow.Tensor_Tensor", "scalar_like"}));
+  EXPECT_EQ(pow->since.str(), "2.10");
+  EXPECT_NE(pow->why.find("pow.Tensor_Tensor"), std::string::npos) << pow->why;
+  // The Scalar first: the like tensor is the exponent.
+  auto base = real().helper("pow.Scalar");
+  ASSERT_TRUE(base);
+  EXPECT_NE(base->text.find("return pow(scalar_like(self, exponent), exponent);"), std::string::npos) << base->text;
+  // Optional Scalars with their defaults, to optional tensors.
+  auto clamp = real().helper("clamp");
+  ASSERT_TRUE(clamp);
+  EXPECT_NE(clamp->text.find("const std::optional<double>& min = std::nullopt"), std::string::npos) << clamp->text;
+  EXPECT_NE(clamp->text.find("min ? std::optional<torch::stable::Tensor>(scalar_like(*min, self)) : std::nullopt"),
+            std::string::npos)
+      << clamp->text;
+  EXPECT_EQ(clamp->min_written, 1u);
+  EXPECT_EQ(clamp->max_written, 3u);
+  EXPECT_FALSE(real().helper("leaky_relu"));  // no Tensor overload of negative_slope
+  // The header holds the sibling before the helper that calls it.
+  const std::string h = real().header({"pow.Tensor_Scalar"});
+  EXPECT_LT(h.find("// op: pow.Tensor_Tensor"), h.find("// op: pow.Tensor_Scalar")) << h;
+  EXPECT_LT(h.find("// op: scalar_like"), h.find("// op: pow.Tensor_Scalar")) << h;
+}
+
+TEST(StableOps, EluIsComposedWithTheFormulaOfItsKernel) {
+  auto elu = real().helper("elu");
+  ASSERT_TRUE(elu);
+  EXPECT_NE(elu->text.find("double alpha = 1, double scale = 1"), std::string::npos) << elu->text;
+  EXPECT_NE(elu->text.find("expm1("), std::string::npos) << elu->text;
+  EXPECT_NE(elu->text.find("where(gt(self, 0.0), positive, negative)"), std::string::npos) << elu->text;
+  EXPECT_EQ(elu->min_written, 1u);
+  EXPECT_EQ(elu->max_written, 4u);
+}
+
 // `x.add(1)` writes a number where add.Tensor takes a Tensor: the check asks
 // which schema positions are single tensors to pick the number overloads.
 TEST(StableOps, TellsWhichArgumentsOfASchemaAreSingleTensors) {

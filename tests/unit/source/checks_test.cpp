@@ -135,14 +135,17 @@ TEST(UnstableMacro, ExpansionsIncludingThoseOfAProjectMacro) {
   ASSERT_TRUE(error->fix.has_value());
   EXPECT_EQ(text_at(*error->fix), "AT_ERROR(");
   EXPECT_EQ(error->fix->replacement, "STD_TORCH_CHECK(false, ");
-  // In the definition: named, with its expansion, and no fix-it (torchabi does not edit a #define).
+  // In the definition: named, with its expansion, and a fix-it of the #define,
+  // which is the main file's own (a header's gets none: the next test).
   const findings::Finding* in_def = find_finding(r, "source-unstable-macro", 4, 27);
   ASSERT_NE(in_def, nullptr);
   EXPECT_EQ(in_def->location.symbol, "TORCH_CHECK");
   EXPECT_FALSE(in_def->severity.has_value());
   EXPECT_NE(in_def->message.find("macro CHECK_POSITIVE is defined with unstable PyTorch macro TORCH_CHECK"),
             std::string::npos) << in_def->message;
-  EXPECT_FALSE(in_def->fix.has_value());
+  ASSERT_TRUE(in_def->fix.has_value());
+  EXPECT_EQ(text_at(*in_def->fix), "TORCH_CHECK");
+  EXPECT_EQ(in_def->fix->replacement, "STD_TORCH_CHECK");
   ASSERT_FALSE(in_def->notes.empty());
   EXPECT_EQ(in_def->notes[0], "CHECK_POSITIVE is expanded at " + cpp + ":8");
   EXPECT_NE(in_def->help.find("STD_TORCH_CHECK"), std::string::npos) << in_def->help;

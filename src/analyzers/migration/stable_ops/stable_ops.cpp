@@ -106,7 +106,7 @@ Generator Generator::parse(inputs::AtenOps ops, std::string_view yaml, const std
   }
   for (const auto& c : g.compositions_)
     for (const auto& u : c.second.uses)
-      if (!g.compositions_.count(u) && !g.boxed(u))
+      if (!g.helper(u))
         throw InputError(origin, "composition '" + c.first + "' uses '" + u + "', which has no helper");
   for (const auto* set : {&g.scalar_both_, &g.scalar_right_})
     for (const auto& k : *set)
@@ -114,6 +114,80 @@ Generator Generator::parse(inputs::AtenOps ops, std::string_view yaml, const std
         throw InputError(origin, "scalar operands of '" + k + "', which has no helper");
   if (!g.compositions_.count("scalar_like")) throw InputError(origin, "expected the composition 'scalar_like'");
   return g;
+}
+
+// A schema type as the C++ type of a helper's parameter or result; raises
+// `since` to the release its StableIValue conversion needs. nullopt when no
+// StableIValue carries it (Scalar, Tensor?[]).
+std::optional<std::string> Generator::cpp_type(const SchemaType& t, TorchVersion& since) const {
+  auto it = conversions_.find(t.base);
+  if (it == conversions_.end() || t.element_optional) return std::nullopt;
+  if (since < it->second.since) since = it->second.since;
+  std::string c = it->second.cpp;
+  if (t.list) {
+    c = "std::vector<" + c + ">";
+    if (since < list_since_) since = list_since_;
+  }
+  if (t.optional) c = "std::optional<" + c + ">";
+  return c;
+}
+
+// A schema default as C++, nullopt when it has no spelling here.
+std::optional<std::string> Generator::cpp_default(const SchemaArgument& a) const {
+  const std::string& v = *a.default_value;
+  if (v == "None") return a.type.optional ? std::optional<std::string>("std::nullopt") : std::nullopt;
+  if (a.type.list) {
+    if (a.type.base != "int" && a.type.base != "SymInt") return std::nullopt;
+    if (v.size() >= 2 && v.front() == '[' && v.back() == ']') {
+      std::string items;
+      const std::string inner = v.substr(1, v.size() - 2);
+      for (const auto& x : text::split(inner, ','))
+        if (!text::trim(x).empty()) {
+          if (!is_number(text::trim(x))) return std::nullopt;
+          items += (items.empty() ? "" : ", ") + std::string(text::trim(x));
+        }
+      return "{" + items + "}";
+    }
+    if (is_number(v)) return "{" + v + "}";  // int[1] dim=1 is [1]
+    return std::nullopt;
+  }
+  const std::string& b = a.type.base;
+  if (b == "bool") return v == "True" ? "true" : v == "False" ? std::optional<std::string>("false") : std::nullopt;
+  // A Scalar's parameter is a double (scalar_overloads): its default is the number.
+  if (b == "int" || b == "SymInt" || b == "DeviceIndex" || b == "float" || b == "Scalar")
+    return is_number(v) ? std::optional<std::string>(v) : std::nullopt;
+  if (b == "str" && v.size() >= 2 && (v.front() == '\'' || v.front() == '"'))
+    return "\"" + v.substr(1, v.size() - 2) + "\"";
+  if (auto it = named_defaults_.find({b, v}); it != named_defaults_.end()) return it->second;
+  return std::nullopt;
+}
+
+// The parameter list of a helper of `schema`: C++ defaults are trailing, so one
+// parameter without one ends them. `scalar_as_double` types a Scalar as double.
+std::optional<std::vector<std::string>> Generator::parameters(const OpSchema& schema, bool scalar_as_double,
+                                                               Helper& h) const {
+  std::vector<std::string> params;
+  std::vector<std::optional<std::string>> defaults;
+  for (const auto& a : schema.arguments) {
+    std::optional<std::string> t;
+    if (scalar_as_double && a.type.base == "Scalar" && !a.type.list)
+      t = a.type.optional ? "std::optional<double>" : "double";
+    else
+      t = cpp_type(a.type, h.since);
+    if (!t) return std::nullopt;
+    const bool by_value = !a.type.list && !a.type.optional && *t != kTensor && a.type.base != "str" && a.type.base != "Device";
+    params.push_back((by_value ? *t : "const " + *t + "&") + " " + cpp_name(a.name));
+    defaults.push_back(a.default_value ? cpp_default(a) : std::nullopt);
+  }
+  bool trailing = true;
+  h.min_written = 0;
+  for (size_t i = params.size(); i-- > 0;) {
+    if (!defaults[i]) trailing = false;
+    if (trailing) params[i] += " = " + *defaults[i];
+    else ++h.min_written;
+  }
+  h.max_written = params.size();
+  return params;
 }
 
 // The helper that boxes the schema's arguments and calls the dispatcher.
@@ -126,77 +200,22 @@ std::optional<Helper> Generator::boxed(const std::string& key) const {
   h.key = key;
   h.name = schema->name;
   h.since = *TorchVersion::parse_dotted("2.9");
-  auto cpp_type = [&](const SchemaType& t) -> std::optional<std::string> {
-    auto it = conversions_.find(t.base);
-    if (it == conversions_.end() || t.element_optional) return std::nullopt;
-    if (h.since < it->second.since) h.since = it->second.since;
-    std::string c = it->second.cpp;
-    if (t.list) {
-      c = "std::vector<" + c + ">";
-      if (h.since < list_since_) h.since = list_since_;
-    }
-    if (t.optional) c = "std::optional<" + c + ">";
-    return c;
-  };
-  // A default as C++, nullopt when it has no spelling here.
-  auto cpp_default = [&](const SchemaArgument& a) -> std::optional<std::string> {
-    const std::string& v = *a.default_value;
-    if (v == "None") return a.type.optional ? std::optional<std::string>("std::nullopt") : std::nullopt;
-    if (a.type.list) {
-      if (a.type.base != "int" && a.type.base != "SymInt") return std::nullopt;
-      if (v.size() >= 2 && v.front() == '[' && v.back() == ']') {
-        std::string items;
-        const std::string inner = v.substr(1, v.size() - 2);
-        for (const auto& x : text::split(inner, ','))
-          if (!text::trim(x).empty()) {
-            if (!is_number(text::trim(x))) return std::nullopt;
-            items += (items.empty() ? "" : ", ") + std::string(text::trim(x));
-          }
-        return "{" + items + "}";
-      }
-      if (is_number(v)) return "{" + v + "}";  // int[1] dim=1 is [1]
-      return std::nullopt;
-    }
-    const std::string& b = a.type.base;
-    if (b == "bool") return v == "True" ? "true" : v == "False" ? std::optional<std::string>("false") : std::nullopt;
-    if (b == "int" || b == "SymInt" || b == "DeviceIndex" || b == "float")
-      return is_number(v) ? std::optional<std::string>(v) : std::nullopt;
-    if (b == "str" && v.size() >= 2 && (v.front() == '\'' || v.front() == '"'))
-      return "\"" + v.substr(1, v.size() - 2) + "\"";
-    if (auto it = named_defaults_.find({b, v}); it != named_defaults_.end()) return it->second;
-    return std::nullopt;
-  };
-
-  std::vector<std::string> params, boxes;
-  std::vector<std::optional<std::string>> defaults;
-  for (const auto& a : schema->arguments) {
-    auto t = cpp_type(a.type);
-    if (!t) return std::nullopt;
-    const bool by_value = !a.type.list && !a.type.optional && *t != kTensor && a.type.base != "str" && a.type.base != "Device";
-    params.push_back((by_value ? *t : "const " + *t + "&") + " " + cpp_name(a.name));
-    boxes.push_back("torch::stable::detail::from(" + cpp_name(a.name) + ")");
-    defaults.push_back(a.default_value ? cpp_default(a) : std::nullopt);
-  }
-  // C++ defaults are trailing: one parameter without one ends them.
-  bool trailing = true;
-  for (size_t i = params.size(); i-- > 0;) {
-    if (!defaults[i]) trailing = false;
-    if (trailing) params[i] += " = " + *defaults[i];
-    else ++h.min_written;
-  }
-  h.max_written = params.size();
+  auto params = parameters(*schema, false, h);
+  if (!params) return std::nullopt;
+  std::vector<std::string> boxes;
+  for (const auto& a : schema->arguments) boxes.push_back("torch::stable::detail::from(" + cpp_name(a.name) + ")");
   std::vector<std::string> rets;
   for (const auto& r : schema->returns) {
-    auto t = cpp_type(r);
+    auto t = cpp_type(r, h.since);
     if (!t || r.optional) return std::nullopt;
     rets.push_back(*t);
   }
   std::string ret_type = rets.empty() ? "void" : rets.size() == 1 ? rets[0] : "std::tuple<" + text::join(rets, ", ") + ">";
-  const size_t slots = std::max<size_t>({params.size(), rets.size(), 1});
+  const size_t slots = std::max<size_t>({params->size(), rets.size(), 1});
 
   std::ostringstream o;
   o << "// aten::" << op->schema << "\n";
-  o << "inline " << ret_type << " " << h.name << "(" << text::join(params, ", ") << ") {\n";
+  o << "inline " << ret_type << " " << h.name << "(" << text::join(*params, ", ") << ") {\n";
   o << "  std::array<StableIValue, " << slots << "> stack{" << text::join(boxes, ", ") << "};\n";
   o << "  detail::call_dispatcher(\"aten::" << schema->name << "\", \"" << schema->overload << "\", stack.data());\n";
   if (rets.size() == 1) {
@@ -208,6 +227,83 @@ std::optional<Helper> Generator::boxed(const std::string& key) const {
     o << "  return " << ret_type << "(" << text::join(parts, ", ") << ");\n";
   }
   o << "}\n";
+  h.text = o.str();
+  return h;
+}
+
+// An overload that takes Scalars (pow.Tensor_Scalar, clamp, fill_.Scalar) has
+// no StableIValue for them, but usually a sibling overload of the same
+// operator takes Tensors in those places (pow.Tensor_Tensor, clamp.Tensor,
+// fill_.Tensor) and computes the same: the helper takes doubles and passes
+// each as a 0-dim tensor of the first tensor argument's dtype and device
+// (scalar_like), which type promotion treats as the number. Operators whose
+// number overloads are the operator helpers' (scalar_operands) are left to those.
+std::optional<Helper> Generator::through_tensor_overload(const std::string& key) const {
+  const inputs::AtenOp* op = ops_.find(key);
+  if (!op) return std::nullopt;
+  auto schema = parse_op_schema(op->schema);
+  if (!schema) return std::nullopt;
+  std::vector<size_t> scalars;
+  std::optional<std::string> like;
+  for (size_t i = 0; i < schema->arguments.size(); ++i) {
+    const SchemaType& t = schema->arguments[i].type;
+    if (t.base == "Scalar" && !t.list) scalars.push_back(i);
+    else if (!like && t.base == "Tensor" && !t.list && !t.optional) like = cpp_name(schema->arguments[i].name);
+  }
+  if (scalars.empty() || !like) return std::nullopt;
+  auto same_type = [](const SchemaType& a, const SchemaType& b) {
+    return a.base == b.base && a.list == b.list && a.optional == b.optional && a.element_optional == b.element_optional &&
+           a.mutated == b.mutated;
+  };
+  std::optional<std::string> sibling;
+  for (const auto& o : ops_.overloads_of(schema->name)) {
+    if (o == key || scalar_both_.count(o) || scalar_right_.count(o)) continue;
+    const inputs::AtenOp* other = ops_.find(o);
+    auto s = other ? parse_op_schema(other->schema) : std::nullopt;
+    if (!s || s->arguments.size() != schema->arguments.size() || s->returns.size() != schema->returns.size()) continue;
+    bool fits = true;
+    for (size_t i = 0; fits && i < s->arguments.size(); ++i) {
+      const SchemaArgument &mine = schema->arguments[i], &theirs = s->arguments[i];
+      const bool scalar = std::find(scalars.begin(), scalars.end(), i) != scalars.end();
+      fits = mine.name == theirs.name && mine.keyword_only == theirs.keyword_only &&
+             (scalar ? theirs.type.base == "Tensor" && !theirs.type.list && theirs.type.optional == mine.type.optional
+                     : same_type(mine.type, theirs.type));
+    }
+    for (size_t i = 0; fits && i < s->returns.size(); ++i) fits = same_type(schema->returns[i], s->returns[i]);
+    if (fits && boxed(o)) {
+      sibling = o;
+      break;
+    }
+  }
+  if (!sibling) return std::nullopt;
+  const Helper target = *boxed(*sibling);
+  Helper h;
+  h.key = key;
+  h.name = schema->name;
+  h.since = std::max(target.since, compositions_.at("scalar_like").since);
+  h.uses = {*sibling, "scalar_like"};
+  auto params = parameters(*schema, true, h);
+  if (!params) return std::nullopt;
+  h.why = key + "'s Scalar arguments have no StableIValue: each double becomes a 0-dim tensor of " + *like +
+          "'s dtype and device (scalar_like), which type promotion treats as the number, and aten::" + *sibling +
+          " is called by name through the dispatcher.";
+  std::vector<std::string> args;
+  for (size_t i = 0; i < schema->arguments.size(); ++i) {
+    const SchemaArgument& a = schema->arguments[i];
+    const std::string n = cpp_name(a.name);
+    if (std::find(scalars.begin(), scalars.end(), i) == scalars.end()) args.push_back(n);
+    else if (a.type.optional)
+      args.push_back(n + " ? std::optional<" + std::string(kTensor) + ">(scalar_like(*" + n + ", " + *like +
+                     ")) : std::nullopt");
+    else
+      args.push_back("scalar_like(" + n + ", " + *like + ")");
+  }
+  const std::string ret = target.text.substr(target.text.find("inline ") + 7,
+                                             target.text.find(" " + h.name + "(") - target.text.find("inline ") - 7);
+  std::ostringstream o;
+  o << "// aten::" << op->schema << "\n";
+  o << "inline " << ret << " " << h.name << "(" << text::join(*params, ", ") << ") {\n";
+  o << "  return " << h.name << "(" << text::join(args, ", ") << ");\n}\n";
   h.text = o.str();
   return h;
 }
@@ -248,7 +344,8 @@ std::optional<Helper> Generator::helper(const std::string& key) const {
     return h;
   }
   if (auto it = compositions_.find(key); it != compositions_.end()) return it->second;
-  return boxed(key);
+  if (auto b = boxed(key)) return b;
+  return through_tensor_overload(key);
 }
 
 std::string Generator::header(const std::set<std::string>& keys) const {

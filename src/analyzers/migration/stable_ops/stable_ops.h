@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/migration/stable_ops/op_schema.h"
 #include "common/version.h"
 #include "inputs/aten_ops.h"
 
@@ -70,6 +71,11 @@ public:
 
 private:
   std::optional<Helper> boxed(const std::string& key) const;
+  std::optional<Helper> through_tensor_overload(const std::string& key) const;
+  std::optional<std::string> cpp_type(const SchemaType& t, TorchVersion& since) const;
+  std::optional<std::string> cpp_default(const SchemaArgument& a) const;
+  std::optional<std::vector<std::string>> parameters(const OpSchema& schema, bool scalar_as_double,
+                                                      Helper& h) const;
 
   struct Conversion {
     std::string cpp;

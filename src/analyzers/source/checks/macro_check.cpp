@@ -10,6 +10,7 @@
 // expanded only gets a note. With missing headers the macro names are found
 // in the tokens, outside preprocessor directives and the project's own macros.
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -299,8 +300,15 @@ private:
       if (d != &inner)
         f.notes.push_back(d->name + " is defined at " + display_path(d->range.file) + ":" + std::to_string(d->range.line));
     auto m = ctx.env.replacements.find(use.torch_macro, "macro");
-    // No fix-it: a #define is the project's own code (it may serve another build too).
-    describe(ctx, *m, f, use.torch_range, Range{}, false);
+    // A #define is the project's own code: no fix-it for one in a header,
+    // which may serve other translation units and builds. One in the
+    // translation unit's own source file expands only here, so the edit of its
+    // body is the edit of every expansion.
+    std::error_code ec;
+    const bool own_file = use.torch_range.file == inner.range.file &&
+                          std::filesystem::weakly_canonical(inner.range.file, ec) ==
+                              std::filesystem::weakly_canonical(ctx.tu.main_file(), ec);
+    describe(ctx, *m, f, use.torch_range, Range{}, own_file);
     f.help += " Change it in the definition of " + inner.name + " (" + display_path(inner.range.file) + ":" +
               std::to_string(inner.range.line) + "); its expansions then follow.";
     ctx.report(std::move(f));

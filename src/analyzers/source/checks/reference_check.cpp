@@ -107,6 +107,24 @@ public:
     for (const Reference* ref : unstable) {
       const Reference& r = *ref;
       if (r.via == Via::Spelled && is_qualifier_of_another(r, unstable)) continue;
+      if (r.via == Via::MacroBody && r.spelled.valid()) {
+        // Written in the #define of a macro of this file, which expands only
+        // here: a use at the #define, reported once for all expansions, with
+        // the fix-it of a name written there.
+        Reference at = r;
+        at.via = Via::Spelled;
+        at.range = at.qualified_range = r.spelled;
+        at.range.begin = r.spelled.end - static_cast<uint32_t>(r.name.size());
+        at.call_range = at.receiver_range = Range{};
+        at.argument_ranges.clear();
+        at.argument_types.clear();
+        if (!seen.emplace(at.range.file, at.range.begin, at.qualified).second) continue;
+        findings::Finding f = finding_for(ctx, at);
+        f.notes.push_back("written in the definition of a macro of this file, expanded through " + r.macro + " at line " +
+                          std::to_string(r.range.line));
+        ctx.report(std::move(f));
+        continue;
+      }
       if (r.via == Via::MacroBody) {
         // Torch's own macros are reported by source-unstable-macro, and so
         // are the expansions of a project macro built on one of them.
