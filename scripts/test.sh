@@ -16,6 +16,4 @@ build=${BUILD_DIR:-$root/build}
 # others (tests/CMakeLists.txt); without it (no mirror) the test skips.
 sysroot=$("$root/scripts/fetch-glibc-sysroot.sh" 2>/dev/null) || sysroot=""
 "$root/scripts/build.sh" -DTORCHABI_BUILD_TESTS=ON ${sysroot:+"-DTORCHABI_GLIBC_SYSROOT=$sysroot"}
-# One test more than cores: many tests wait on a child (a parse, a chroot, a
-# download) part of the time.
-ctest --test-dir "$build" --output-on-failure -j "${JOBS:-$(($(nproc) + 1))}" --timeout 600
+ctest --test-dir "$build" --output-on-failure -j "${JOBS:-$(nproc)}" --timeout 600

@@ -21,6 +21,7 @@
 #include "analyzers/migration/inactive_uses.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/legacy_type_check.h"
+#include "analyzers/migration/options_factory_check.h"
 #include "analyzers/migration/lint_adapter.h"
 #include "analyzers/migration/plan_builder.h"
 #include "analyzers/migration/port_verify/port_verify.h"
@@ -227,6 +228,7 @@ int run(MigrateArgs& a, CLI::App& cmd) {
   register_stable_ops_check(stable_ops_gen, aten_ops);
   register_pybind_port_check();
   register_legacy_type_check(LegacyTypeRules::load(rules));
+  register_options_factory_check(rewrites.options_factories);
   // Read before the (long) analysis, so that a bad baseline fails at once.
   std::optional<Progress> baseline;
   if (!a.baseline.empty()) baseline = read_progress_file(a.baseline);

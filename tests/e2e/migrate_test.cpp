@@ -542,6 +542,72 @@ TEST(MigrateFix, HeaderMacroBodiesAndInactiveBranchesAreLeftAlone) {
   EXPECT_EQ(places, std::vector<std::string>{"check_macros.h:7"}) << relint.out << relint.err;
 }
 
+// An empty pybind11 module (there only to make the library importable) has
+// no stable counterpart: it is written with Python's C API; with dtype()
+// renamed and the options() factories made factories of the tensor, the file
+// is ported whole.
+TEST(MigrateFix, AnImportOnlyModuleIsPortedWithTheFile) {
+  REQUIRE_LIBTORCH();
+  const std::string dir = copy_fixtures({"import_module"});
+  const std::vector<std::string> files = {"import_module/scaling.cpp"};
+  auto plan = migrate(dir, {"--format", "json"}, files);
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  std::map<std::string, std::string> replacement;
+  const nlohmann::json plan_json = plan.json();
+  for (const auto& a : plan_json["apis"])
+    replacement[a["api"].get<std::string>()] = a["replacement"].is_string() ? a["replacement"].get<std::string>() : "";
+  EXPECT_EQ(replacement["PYBIND11_MODULE"], "PyModule_Create") << plan.out;
+  EXPECT_EQ(plan_json["summary"]["manual"], 0) << plan.out;
+  EXPECT_EQ(plan_json["summary"]["blocked"], 0) << plan.out;
+
+  auto fix = migrate(dir, {"--fix", "--unsafe-fixes"}, files);
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_EQ(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  const std::string after = slurp(fs::path(dir) / "import_module/scaling.cpp");
+  const std::string code = after.substr(after.find("\n#include"));  // past the fixture's comment
+  for (const std::string& gone : {"PYBIND11_MODULE(", "<torch/extension.h>", "at::Tensor"})
+    EXPECT_EQ(code.find(gone), std::string::npos) << gone << "\n" << after;
+  EXPECT_NE(after.find("#include <Python.h>"), std::string::npos) << after;
+  // dtype() is scalar_type(); a factory with x's options is the stable factory of x.
+  EXPECT_NE(after.find("STD_TORCH_CHECK(x.scalar_type() == "), std::string::npos) << after;
+  EXPECT_NE(after.find("torch::stable::new_empty(x, {x.dim()})"), std::string::npos) << after;
+  EXPECT_NE(after.find("torch::stable::new_zeros(x, {x.dim()}, torch::headeronly::"), std::string::npos) << after;
+  for (const std::string& gone : {".options()", ".dtype()", "torch::empty(", "torch::zeros("})
+    EXPECT_EQ(code.find(gone), std::string::npos) << gone << "\n" << after;
+  EXPECT_NE(after.find("extern \"C\" PyObject* STABLE_EXT_PYINIT(TORCH_EXTENSION_NAME)(void) {"), std::string::npos)
+      << after;
+  EXPECT_NE(after.find("STABLE_TORCH_LIBRARY(scaling, m) {\n  m.def(\"scaled_copy(Tensor x) -> Tensor\");"),
+            std::string::npos)
+      << after;
+  // It compiles with the stable headers and Python's, and the module's init
+  // is named after the build's TORCH_EXTENSION_NAME.
+  EXPECT_EQ(compile(dir, "import_module/scaling.cpp",
+                    {"-I" + (fixtures() / "stand_in_include").string(), "-I" + python_include(),
+                     "-DTORCH_EXTENSION_NAME=_C"}),
+            0);
+}
+
+// impl_abstract_pystub (2.1+, so with the real 2.14.1 headers) names the
+// Python module of the fakes; the stable library has none: the call goes, and
+// the registrations are ported with it.
+TEST(MigrateFix, AFakesPystubIsRemoved) {
+  TORCHABI_REQUIRE_REAL_TORCH();
+  const std::string real = torchabi::test::real_torch_include();
+  const std::string dir = copy_fixtures({"import_module"});
+  const auto fix = run_torchabi({"migrate", "--fix", "--unsafe-fixes", "--no-cache", "import_module/fakes_stub.cpp", "--",
+                                 "-std=c++20", "-isystem" + real, "-isystem" + real + "/torch/csrc/api/include"},
+                                dir);
+  ASSERT_EQ(fix.exit_code, 0) << fix.err;
+  EXPECT_EQ(fix.err.find("left unchanged"), std::string::npos) << fix.err;
+  const std::string after = slurp(fs::path(dir) / "import_module/fakes_stub.cpp");
+  EXPECT_EQ(after.find("impl_abstract_pystub(\""), std::string::npos) << after;
+  EXPECT_NE(after.find("STABLE_TORCH_LIBRARY(fakes_stub, m) {\n  m.def(\"twice(Tensor x) -> Tensor\");\n}"),
+            std::string::npos)
+      << after;
+  EXPECT_NE(after.find("m.impl(\"twice\", TORCH_BOX(&twice));"), std::string::npos) << after;
+  EXPECT_EQ(after.find("torch/library.h"), std::string::npos) << after;
+}
+
 TEST(MigrateFix, ARewriteThatWouldNotCompileIsRefused) {
   REQUIRE_LIBTORCH();
   const std::string dir = copy_fixtures({"refused"});
@@ -998,6 +1064,7 @@ std::vector<ReleaseCase> release_cases() {
       {"def_with_kernel", "def_with_kernel", {"def_with_kernel/pack_op.cpp", "def_with_kernel/lambda_op.cpp"}, {}},
       {"guards", "guards", {"guards/checks.cpp"}, {}},
       {"held_out", "held_out", {"held_out/segment_ops.cpp"}, {}},
+      {"import_module", "import_module", {"import_module/scaling.cpp"}, {}},
       {"legacy_cpu", "legacy_cpu", {"legacy_cpu/scale_op.cpp"}, {}},
       {"lltm", "lltm", {"lltm/lltm.cpp", "lltm/lltm_cuda.cpp"}, {}},
       {"mixed_registrations", "mixed_registrations", {}, {}},

@@ -48,22 +48,52 @@ public:
       if (r.range.end > text.size()) continue;
       if (const auto* t = rules_.templated_for(r.qualified)) templated(ctx, r, text, *t);
       else if (const auto* d = rules_.def_with_kernel_for(r.qualified)) def_with_kernel(ctx, r, text, *d);
+      else if (const auto* dc = rules_.dropped_for(r.qualified)) dropped(ctx, r, text, *dc);
       else if (cls == source::ApiClass::Unstable) defaulted_arguments(ctx, r, text);
     }
   }
 
 private:
+  // `m.impl_abstract_pystub("pkg.ops");` on a line of its own: the line goes.
+  static void dropped(source::CheckContext& ctx, const Reference& r, std::string_view text, const DroppedCall& d) {
+    if (!r.call_range.valid() || r.call_range.file != r.range.file || r.call_range.end > text.size()) return;
+    size_t end = r.call_range.end;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+    if (end >= text.size() || text[end] != ';') return;  // part of a larger expression
+    ++end;
+    size_t begin = r.call_range.begin;
+    while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
+    size_t after = end;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    const bool own_line = (begin == 0 || text[begin - 1] == '\n') && (after >= text.size() || text[after] == '\n');
+    if (own_line) end = after < text.size() ? after + 1 : after;
+    else begin = r.call_range.begin;
+    Range edit = r.call_range;
+    edit.begin = static_cast<uint32_t>(begin);
+    edit.end = static_cast<uint32_t>(end);
+    auto f = finding_at(r, std::string(kDroppedCall) + r.qualified);
+    f.help = "Remove the call. " + d.note;
+    f.fix = source::make_fix(edit, "", d.safe, "remove `" + slice(text, r.call_range) + ";`");
+    f.fix->needs = TorchVersion::parse_dotted("2.9");
+    ctx.report(std::move(f));
+  }
+
   // `x.data_ptr<T>()` -> `x.mutable_data_ptr<T>()`: only the member name changes.
   static void templated(source::CheckContext& ctx, const Reference& r, std::string_view text,
                         const TemplatedMethodRename& t) {
     size_t p = r.range.end;
     while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) ++p;
-    if (p >= text.size() || text[p] != '<') return;  // the plain call keeps its name
+    const bool with_arguments = p < text.size() && text[p] == '<';
+    if (!with_arguments && !t.plain) return;  // the plain call keeps its name
     const std::string written = slice(text, r.range);
-    auto f = finding_at(r, "uses unstable PyTorch API: method template " + r.qualified);
-    f.help = "Call " + t.rename + "<...>() on a torch::stable::Tensor" + (t.since ? " (PyTorch " + t.since->str() + "+)" : "") +
-             ". " + t.note;
-    f.fix = source::make_fix(r.range, t.rename, t.safe, "rename `" + written + "<...>` to `" + t.rename + "<...>`");
+    const std::string args = with_arguments ? "<...>" : "";
+    // (A message of its own: lint's finding for the same name, without the fix-it, says "method X".)
+    auto f = finding_at(r, with_arguments ? "uses unstable PyTorch API: method template " + r.qualified
+                                          : "uses unstable PyTorch API: method " + r.qualified + ", named " + t.rename +
+                                                " on the stable tensor");
+    f.help = "Call " + t.rename + args + "() on a torch::stable::Tensor" +
+             (t.since ? " (PyTorch " + t.since->str() + "+)" : "") + ". " + t.note;
+    f.fix = source::make_fix(r.range, t.rename, t.safe, "rename `" + written + args + "` to `" + t.rename + args + "`");
     f.fix->needs = t.since;
     if (auto older = older_form(r, text, p, t, f.fix->safety == findings::FixSafety::Safe)) {
       f.fallback_fix = std::move(older);

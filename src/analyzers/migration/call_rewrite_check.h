@@ -17,6 +17,7 @@ namespace torchabi::migration {
 // The message of a def-with-kernel call that is not rewritten mechanically;
 // the adapter counts such a call as manual rather than as a follower of the
 // TORCH_LIBRARY rename.
+inline constexpr std::string_view kDroppedCall = "registers what a stable library does without: ";
 inline constexpr std::string_view kDefNeedsHuman = "defines an operator and its kernel in one legacy call: ";
 
 // Adds the check to every lint run in this process (call before run_lint).

@@ -12,7 +12,9 @@
 #include "analyzers/migration/fix_applier.h"
 #include "analyzers/migration/include_graph.h"
 #include "analyzers/migration/legacy_type_check.h"
+#include "analyzers/migration/options_factory_check.h"
 #include "analyzers/migration/pybind_port_check.h"
+#include "analyzers/migration/registration_scan.h"
 #include "analyzers/migration/stable_ops_check.h"
 #include "common/input_error.h"
 #include "findings/note_prefixes.h"
@@ -56,6 +58,29 @@ public:
     const size_t nl = text.rfind('\n', end == 0 ? 0 : end - 1);
     l.column = uint32_t(end - (nl == std::string::npos || end == 0 ? 0 : nl + 1)) + 1;
     return l;
+  }
+
+  // Whether an operator schema of `file` (a string literal in a library
+  // block) takes a Scalar: `Scalar alpha`, `Scalar? max`.
+  bool schema_takes_scalar(const std::string& file_name) {
+    const std::string& text = file(file_name).text;
+    for (const auto& b : scan_code_blocks(text)) {
+      if (!b.is_library()) continue;
+      size_t at = 0;
+      for (uint32_t line = 1; line < b.begin_line && at != std::string::npos; ++line) at = text.find('\n', at) + 1;
+      for (uint32_t line = b.begin_line; line <= b.end_line && at < text.size(); ++line) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string_view l(text.data() + at, end - at);
+        for (size_t p = l.find("Scalar"); p != std::string_view::npos; p = l.find("Scalar", p + 1)) {
+          const bool starts = p > 0 && (l[p - 1] == '(' || l[p - 1] == ' ' || l[p - 1] == ',');
+          size_t q = p + 6;
+          if (q < l.size() && l[q] == '?') ++q;
+          if (starts && q < l.size() && l[q] == ' ' && l.substr(0, p).find('"') != std::string_view::npos) return true;
+        }
+        at = end + 1;
+      }
+    }
+    return false;
   }
 
   // Whether `name` is written as a whole identifier anywhere in `file`.
@@ -234,6 +259,27 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.since = u.fix->needs;
       u.note = f.help;
       u.disposition = Disposition::Fixable;
+    } else if (u.fix && f.message.starts_with(kOptionsFactory)) {
+      // `torch::empty(sizes, x.options())` -> `torch::stable::new_empty(x, sizes)`.
+      const std::string& call = u.fix->replacement;
+      u.replacement = call.substr(0, call.find('('));
+      u.header = "torch/csrc/stable/ops.h";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = u.fix->safety == findings::FixSafety::Safe ? Disposition::Fixable : Disposition::FixableUnsafe;
+    } else if (u.fix && f.message.starts_with(kDroppedCall)) {
+      // A registration call a stable library does without: the statement goes.
+      u.replacement = "(removed)";
+      u.note = f.help;
+      u.since = u.fix->needs;
+      u.disposition = u.fix->safety == findings::FixSafety::Safe ? Disposition::Fixable : Disposition::FixableUnsafe;
+    } else if (u.fix && f.message.starts_with(kPybindImportOnly)) {
+      // An empty pybind11 module: its PyInit written with Python's C API.
+      u.replacement = "PyModule_Create";
+      u.header = "<Python.h>";
+      u.since = u.fix->needs;
+      u.note = f.help;
+      u.disposition = Disposition::FixableUnsafe;
     } else if (u.fix && f.message.starts_with(kPybindPort)) {
       // A pybind11 module of functions on tensors, registered as stable operators.
       u.replacement = "STABLE_TORCH_LIBRARY";
@@ -336,6 +382,19 @@ std::vector<ApiUse> uses_from_lint(const findings::Report& report, const source:
       u.note = "Produced by " + it->second + " here; it goes when that is rewritten.";
     }
   }
+  // A Scalar in an operator schema of the file: no StableIValue carries one,
+  // so neither the schema nor its kernel's parameter can just become a double
+  // by a rewrite of the C++ type; the file's Scalar uses stay the blocker.
+  if (const Blocker* scalar = blockers.find("scalar"))
+    for (auto& u : uses)
+      if ((u.api == "c10::Scalar" || u.api == "at::Scalar") && u.fix && macros.schema_takes_scalar(u.location.file)) {
+        u.fix.reset();
+        u.fallback_fix.reset();
+        u.replacement.clear();
+        u.disposition = Disposition::Blocked;
+        u.blocker = scalar->id;
+        u.note = scalar->workaround;
+      }
   settle_dependent_fixes(uses, rewrites);
   return uses;
 }

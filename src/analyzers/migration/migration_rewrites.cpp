@@ -133,6 +133,21 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
       }
       out.templated.push_back(std::move(t));
     }
+    for (const auto& n : root["renamed_methods"]) {
+      TemplatedMethodRename t;
+      t.plain = true;
+      t.methods = strings(n["methods"]);
+      t.rename = n["rename"].as<std::string>("");
+      t.replacement = n["replacement"].as<std::string>("");
+      t.header = n["header"].as<std::string>("");
+      t.note = n["note"].as<std::string>("");
+      const std::string what = "renamed method '" + t.rename + "'";
+      if (t.methods.empty() || t.rename.empty() || t.replacement.empty())
+        throw InputError(where, what + " needs methods, rename and replacement");
+      t.safe = read_safe(n, what);
+      t.since = read_since(n, what);
+      out.templated.push_back(std::move(t));
+    }
     for (const auto& n : root["def_with_kernel"]) {
       DefWithKernel d;
       d.method = n["method"].as<std::string>("");
@@ -147,6 +162,28 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
       d.safe = read_safe(n, what);
       d.since = read_since(n, what);
       out.def_with_kernel.push_back(std::move(d));
+    }
+    for (const auto& n : root["options_factories"]) {
+      OptionsFactory o;
+      o.factories = strings(n["factories"]);
+      o.replacement = n["replacement"].as<std::string>("");
+      o.header = n["header"].as<std::string>("");
+      o.note = n["note"].as<std::string>("");
+      const std::string what = "options factory '" + o.replacement + "'";
+      if (o.factories.empty() || o.replacement.empty() || o.header.empty())
+        throw InputError(where, what + " needs factories, replacement and header");
+      o.safe = read_safe(n, what);
+      o.since = read_since(n, what);
+      out.options_factories.push_back(std::move(o));
+    }
+    for (const auto& n : root["dropped_calls"]) {
+      DroppedCall d;
+      d.methods = strings(n["methods"]);
+      d.note = n["note"].as<std::string>("");
+      const std::string what = "dropped call '" + (d.methods.empty() ? std::string() : d.methods.front()) + "'";
+      if (d.methods.empty() || d.note.empty()) throw InputError(where, what + " needs methods and note");
+      d.safe = read_safe(n, what);
+      out.dropped.push_back(std::move(d));
     }
     for (const auto& n : root["follow_rewrites"]) {
       FollowRule f;
@@ -184,6 +221,13 @@ const TemplatedMethodRename* MigrationRewrites::templated_for(std::string_view m
 const DefWithKernel* MigrationRewrites::def_with_kernel_for(std::string_view method) const {
   for (const auto& d : def_with_kernel)
     if (d.method == method) return &d;
+  return nullptr;
+}
+
+const DroppedCall* MigrationRewrites::dropped_for(std::string_view method) const {
+  for (const auto& d : dropped)
+    for (const auto& m : d.methods)
+      if (m == method) return &d;
   return nullptr;
 }
 

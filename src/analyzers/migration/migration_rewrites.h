@@ -14,6 +14,8 @@
 // - follow rules: uses that need no edit of their own because another rewrite
 //   in the same file makes them stable (`x.dim()` once x is a
 //   torch::stable::Tensor; `m.def(...)` once the block is STABLE_TORCH_LIBRARY).
+// - dropped calls: registration calls a stable library does without
+//   (`m.impl_abstract_pystub(...)`), removed with their statement.
 #pragma once
 
 #include <optional>
@@ -54,6 +56,8 @@ struct TemplatedMethodRename {
   // the template arguments: "static_cast<$T*>($CALLEE())".
   std::string older_form;
   std::optional<TorchVersion> older_since;
+  // renamed_methods: every call is renamed, with or without template arguments.
+  bool plain = false;
 };
 
 // `m.def("op(...) -> ...", &kernel)`: the schema plus a catch-all kernel.
@@ -71,6 +75,27 @@ struct DefWithKernel {
   std::string manual_note;  // shown when the call is not mechanical (a lambda, a computed schema)
 };
 
+// A registration call the stable library has no counterpart for and that a
+// stable extension does without (`m.impl_abstract_pystub("pkg.ops")`: where
+// the fake kernels live; the Python package imports that module itself): the
+// statement is removed.
+struct DroppedCall {
+  std::vector<std::string> methods;  // legacy qualified names
+  bool safe = false;
+  std::string note;  // what the user does instead
+};
+
+// `factory(sizes, x.options())`: the stable factory of another tensor
+// (options_factory_check.h).
+struct OptionsFactory {
+  std::vector<std::string> factories;  // at::empty, torch::empty
+  std::string replacement;             // torch::stable::new_empty
+  std::string header;
+  std::optional<TorchVersion> since;
+  bool safe = false;
+  std::string note;
+};
+
 struct FollowRule {
   std::vector<std::string> apis;   // names; a trailing "*" matches any suffix
   bool same_method = false;        // also every replacements.yaml entry of style same-method
@@ -83,6 +108,8 @@ struct MigrationRewrites {
   std::vector<FollowRule> follows;
   std::vector<TemplatedMethodRename> templated;
   std::vector<DefWithKernel> def_with_kernel;
+  std::vector<DroppedCall> dropped;
+  std::vector<OptionsFactory> options_factories;
 
   static MigrationRewrites load(const inputs::RulesSource& src);
   static MigrationRewrites parse(std::string_view yaml, const std::string& where);
@@ -90,6 +117,7 @@ struct MigrationRewrites {
   const BoxedRegistration* boxed_for(std::string_view method) const;
   const TemplatedMethodRename* templated_for(std::string_view method) const;
   const DefWithKernel* def_with_kernel_for(std::string_view method) const;
+  const DroppedCall* dropped_for(std::string_view method) const;
   // The rule a use of `api` follows, if any; `same_method` says whether its
   // replacements.yaml entry has style same-method.
   const FollowRule* follow_for(std::string_view api, bool same_method) const;

@@ -201,6 +201,27 @@ std::optional<PybindPort> port_pybind_module(std::string_view text, size_t at, c
   PybindPort port;
   port.begin = at;
   port.end = end;
+  // An empty module only makes the library importable (its TORCH_LIBRARY
+  // blocks register when Python loads it): Python's C API does that without
+  // pybind11, in its limited API.
+  if (text::trim(without_comments(text.substr(body + 1, end - body - 2))).empty()) {
+    port.import_only = true;
+    const bool macro = module == "TORCH_EXTENSION_NAME";
+    std::string o;
+    if (macro)
+      o += "// PyInit_<TORCH_EXTENSION_NAME>, the name the build gives the module.\n"
+           "#define STABLE_EXT_PYINIT_(name) PyInit_##name\n#define STABLE_EXT_PYINIT(name) STABLE_EXT_PYINIT_(name)\n"
+           "#define STABLE_EXT_STR_(name) #name\n#define STABLE_EXT_STR(name) STABLE_EXT_STR_(name)\n";
+    const std::string init = macro ? "STABLE_EXT_PYINIT(TORCH_EXTENSION_NAME)" : "PyInit_" + module;
+    const std::string name = macro ? "STABLE_EXT_STR(TORCH_EXTENSION_NAME)" : "\"" + module + "\"";
+    o += "// An empty module: importing it loads this library, whose operator registrations then run.\n"
+         "extern \"C\" PyObject* " + init + "(void) {\n"
+         "  static PyModuleDef module_def = {PyModuleDef_HEAD_INIT, " + name + ", nullptr, -1, nullptr};\n"
+         "  return PyModule_Create(&module_def);\n}";
+    port.replacement = o;
+    port.library = macro ? library : module;
+    return port;
+  }
   port.library = module == "TORCH_EXTENSION_NAME" ? library : module;
   const std::string py_module = module == "TORCH_EXTENSION_NAME" ? "<your extension module>" : module;
   std::string out = "STABLE_TORCH_LIBRARY(" + port.library + ", " + m + ") {\n";

@@ -14,7 +14,9 @@
 // Each schema comes from the C++ signature of the bound function, found in
 // the same file; a binding this cannot derive (a lambda, an overload set, a
 // type with no schema spelling, a non-function binding such as py::class_)
-// leaves the whole module as it is.
+// leaves the whole module as it is. An empty module, there only so that
+// `import pkg._C` loads the library, becomes its PyInit function written with
+// Python's (limited) C API.
 #pragma once
 
 #include <optional>
@@ -30,6 +32,9 @@ struct PybindPort {
   std::vector<std::string> schemas;  // one per binding, in order
   std::string library;               // the torch.ops namespace
   std::vector<std::string> python_calls;  // "lltm_cpp.forward(...) -> torch.ops.lltm.forward(...)"
+  // An empty module (it only makes the library importable): `replacement` is
+  // its PyInit function on Python's C API, which needs <Python.h>.
+  bool import_only = false;
 };
 
 // `at` is the offset of PYBIND11_MODULE in `text`; `library` the namespace to

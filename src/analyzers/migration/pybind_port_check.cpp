@@ -32,7 +32,17 @@ public:
       f.rule = "source-unstable-macro";
       f.location = source::location_of(u.range);
       f.location.symbol = u.name;
-      f.message = std::string(kPybindPort) + u.name;
+      f.message = std::string(port->import_only ? kPybindImportOnly : kPybindPort) + u.name;
+      if (port->import_only) {
+        f.help = "The module is empty: it only makes the library importable. Write its PyInit function with "
+                 "Python's C API (<Python.h>, in the limited API), which needs neither pybind11 nor libtorch_python.";
+        source::Range whole = u.range;
+        whole.end = static_cast<uint32_t>(port->end);
+        f.fix = source::make_fix(whole, port->replacement, false, "write the empty module with Python's C API");
+        f.fix->needs = TorchVersion::parse_dotted("2.9");
+        ctx.report(std::move(f));
+        continue;
+      }
       f.help = "Register the functions as operators of the stable library " + port->library +
                " and call them from Python as torch.ops." + port->library + ".<name> (load the built library with "
                "torch.ops.load_library). Python callers to change: " + text::join(port->python_calls, "; ") + ".";

@@ -7,6 +7,7 @@
 
 namespace torchabi::migration {
 
+inline constexpr std::string_view kPybindImportOnly = "an empty pybind11 module, written with Python's C API: ";
 inline constexpr std::string_view kPybindPort = "exposes tensors through pybind11; registered as stable operators: ";
 
 // Adds the check to every lint run in this process (call before run_lint).

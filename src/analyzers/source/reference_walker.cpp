@@ -84,6 +84,10 @@ struct Walker {
       i.kind = i.header.empty() ? HeaderKind::Other : tu.classifier().classify(i.header);
     }
     if (i.kind == HeaderKind::Unstable) prefer_stable_declaration(decl, i);
+    if (i.kind == HeaderKind::Unstable && foreign_alias(decl)) {
+      i.header.clear();
+      i.kind = HeaderKind::Other;
+    }
     bucket.emplace_back(decl, std::move(i));
     return bucket.back().second;
   }
@@ -107,6 +111,25 @@ struct Walker {
       i.kind = HeaderKind::Stable;
       return;
     }
+  }
+
+  // A global alias a torch header declares for a type defined outside torch
+  // and the project (c10/util/python_stub.h's `using PyObject = _object;`,
+  // so that its headers need not include Python.h) names that other API, not
+  // torch's: PyObject is Python's C API, which a stable extension may use.
+  bool foreign_alias(CXCursor decl) {
+    if (decl.kind != CXCursor_TypedefDecl && decl.kind != CXCursor_TypeAliasDecl) return false;
+    const CXCursor parent = clang_getCursorSemanticParent(decl);
+    if (parent.kind != CXCursor_TranslationUnit) return false;
+    const CXCursor target = clang_getTypeDeclaration(clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(decl)));
+    if (clang_Cursor_isNull(target) || clang_isInvalid(target.kind)) return false;
+    const CXCursor def = clang_getCursorDefinition(target);
+    if (clang_Cursor_isNull(def)) return false;  // only declared: whose it is is unknown
+    CXFile f = nullptr;
+    clang_getExpansionLocation(clang_getCursorLocation(def), &f, nullptr, nullptr, nullptr);
+    if (!f) return false;
+    const std::string& file = tu.path_of(f);
+    return !tu.is_project_file(file) && tu.torch_header_name(file).empty();
   }
 
   // Using-declarations in torch namespaces, read on first need: namespace ->

@@ -30,13 +30,13 @@ TEST(InactiveUses, AUseInAnInactiveBranchIsCountedAsManualInThePlan) {
   const auto rewrites = MigrationRewrites::load(rules);
   std::vector<ApiUse> uses = uses_from_lint(report, replacements, blockers, rewrites);
   // The inactive branch is not lint's AST work: uses_from_lint does not see it.
-  for (const auto& u : uses) EXPECT_NE(u.location.line, 10u) << u.api;
+  for (const auto& u : uses) EXPECT_NE(u.location.line, 13u) << u.api;
   const size_t active = uses.size();
   for (auto& u : uses_in_inactive_branches(report, replacements)) uses.push_back(std::move(u));
   ASSERT_EQ(uses.size(), active + 1);
   const ApiUse& inactive = uses.back();
   EXPECT_EQ(inactive.api, "TORCH_CHECK");
-  EXPECT_EQ(inactive.location.line, 10u);
+  EXPECT_EQ(inactive.location.line, 13u);
   EXPECT_EQ(inactive.disposition, Disposition::Manual);
   EXPECT_EQ(inactive.replacement, "STD_TORCH_CHECK");
   EXPECT_FALSE(inactive.fix.has_value());
@@ -52,8 +52,9 @@ TEST(InactiveUses, AUseInAnInactiveBranchIsCountedAsManualInThePlan) {
       manual_checks = g.counts.manual;
       fixable_checks = g.counts.fixable;
     }
-  // Line 14 is rewritten by --fix; the macro body (line 7) and the inactive branch (line 10) need a human.
-  EXPECT_EQ(fixable_checks, 1u);
+  // Line 17 and the body of the file's own CHECK_SMALL (line 10) are rewritten by --fix; the body of
+  // the header's CHECK_POSITIVE (check_macros.h:7) and the inactive branch (line 13) need a human.
+  EXPECT_EQ(fixable_checks, 2u);
   EXPECT_EQ(manual_checks, 2u);
 }
 

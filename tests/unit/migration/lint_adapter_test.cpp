@@ -178,6 +178,33 @@ TEST(LintAdapter, AFixInsideAMacroDefinitionIsManual) {
   EXPECT_NE(uses[0].note.find("macro definition"), std::string::npos);
 }
 
+// A registration call a stable library does without (impl_abstract_pystub)
+// is removed: a fix that changes what torch knows about the op, so unsafe,
+// and it keeps the registration block from waiting for a human.
+TEST(LintAdapter, ADroppedRegistrationCallIsAnUnsafeRemoval) {
+  const std::string text = "TORCH_LIBRARY(ns, m) {\n  m.impl_abstract_pystub(\"pkg.ops\");\n  m.def(\"f() -> ()\");\n}\n";
+  auto file = put_file(scratch_dir(), "a.cpp", text);
+  Report r;
+  Finding f = finding("source-unstable-api", file, 2, 5, "torch::Library::impl_abstract_pystub",
+                      fix_at(file, 23, 59, "", FixSafety::Unsafe));
+  f.message = std::string(kDroppedCall) + "torch::Library::impl_abstract_pystub";
+  f.help = "Remove the call. Import the fakes' module.";
+  f.fix->needs = torchabi::TorchVersion::parse_dotted("2.9");
+  r.add(f);
+  auto uses = uses_from_lint(r, replacements(), blockers(), rewrites());
+  const ApiUse* u = find(uses, "torch::Library::impl_abstract_pystub");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->disposition, Disposition::FixableUnsafe);
+  EXPECT_EQ(u->replacement, "(removed)");
+  EXPECT_NE(u->note.find("Import the fakes' module"), std::string::npos) << u->note;
+  // Without the fix-it (part of a larger expression) it is a use for a human.
+  Report manual;
+  manual.add(finding("source-unstable-api", file, 2, 5, "torch::Library::impl_abstract_pystub"));
+  auto left = uses_from_lint(manual, replacements(), blockers(), rewrites());
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].disposition, Disposition::Manual);
+}
+
 TEST(LintAdapter, ExpansionsOfAProjectMacroCountOnceAtItsDefinition) {
   // Lint reports TORCH_CHECK at each expansion of CHECK, with the fix-it in
   // CHECK's #define: the work is that one edit, which --fix makes because the

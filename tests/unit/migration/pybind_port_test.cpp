@@ -71,6 +71,32 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("forward", &fwd, "forward"); }
   EXPECT_EQ(p->schemas[0], "forward(Tensor input) -> Tensor[]");
 }
 
+// An empty module only makes the library importable: Python's C API writes
+// it, named after the build's TORCH_EXTENSION_NAME or the module's own name.
+TEST(PybindPort, AnEmptyModuleBecomesItsPyInitOnPythonsCApi) {
+  const std::string text = "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { /* registrations below */ }\n";
+  std::string why;
+  auto p = port_pybind_module(text, 0, "ext", why);
+  ASSERT_TRUE(p) << why;
+  EXPECT_TRUE(p->import_only);
+  EXPECT_TRUE(p->schemas.empty());
+  EXPECT_EQ(p->end, text.size() - 1);
+  EXPECT_NE(p->replacement.find("extern \"C\" PyObject* STABLE_EXT_PYINIT(TORCH_EXTENSION_NAME)(void) {"),
+            std::string::npos)
+      << p->replacement;
+  EXPECT_NE(p->replacement.find("#define STABLE_EXT_PYINIT_(name) PyInit_##name"), std::string::npos);
+  EXPECT_NE(p->replacement.find("return PyModule_Create(&module_def);"), std::string::npos);
+  auto named = port_pybind_module("PYBIND11_MODULE(_C, m) {}", 0, "ext", why);
+  ASSERT_TRUE(named) << why;
+  EXPECT_NE(named->replacement.find("extern \"C\" PyObject* PyInit__C(void) {"), std::string::npos)
+      << named->replacement;
+  EXPECT_NE(named->replacement.find("{PyModuleDef_HEAD_INIT, \"_C\", nullptr, -1, nullptr}"), std::string::npos);
+  EXPECT_EQ(named->replacement.find("#define"), std::string::npos);
+  // A module that binds something is not import-only.
+  auto bound = port_pybind_module("int f(int a);\nPYBIND11_MODULE(x, m) { m.attr(\"v\") = 1; }", 14, "ext", why);
+  EXPECT_FALSE(bound);
+}
+
 TEST(PybindPort, LeavesModulesWithClassesLambdasOrUnknownTypesAlone) {
   for (const std::string body : {"  py::class_<Foo>(m, \"Foo\");\n", "  m.def(\"f\", [](int x) { return x; });\n",
                                  "  m.def(\"g\", &g, py::arg(\"x\"));\n", "  m.def(\"h\", &h);\n"}) {

@@ -109,6 +109,18 @@ TEST_F(UnstableApi, TensorMethodBecomesStableOpWithExactRewrite) {
   EXPECT_EQ(f->fix->safety, findings::FixSafety::Unsafe);
 }
 
+// c10/util/python_stub.h re-declares Python's PyObject: a global alias of a
+// type defined outside torch names that API, not torch's; c10's own alias of
+// the same type is c10's.
+TEST(UnstableApiForeignAlias, PythonsObjectTypeIsNotTorchsThroughC10sAlias) {
+  TuResult r = lint_file(lint_fixture("source-unstable-api/python_object.cpp"));
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  std::vector<std::string> symbols;
+  for (const auto& f : r.findings)
+    if (f.rule == "source-unstable-api") symbols.push_back(f.location.symbol);
+  EXPECT_EQ(symbols, std::vector<std::string>{"c10::ObjectRef"});
+}
+
 TEST(UnstableApiClean, StableCodeHasNoFindings) {
   TuResult r = lint_file(lint_fixture("source-unstable-api/clean.cpp"));
   ASSERT_TRUE(r.failure.empty()) << r.failure;
