@@ -22,12 +22,17 @@ std::string bare(const std::string& header) {
 bool quoted(const std::string& header) { return header.size() >= 2 && header.front() == '"' && header.back() == '"'; }
 
 // Whether a directive includes `header` ("torch/extension.h" also matches a
-// directive spelled "some/prefix/torch/extension.h").
+// directive spelled "some/prefix/torch/extension.h"; the converse too: lint
+// names <torch/all.h> after the first include root holding it,
+// "torch/csrc/api/include/torch/all.h", while the file writes it relative to
+// torch/csrc/api/include). The caller also requires the same line.
 bool names(const IncludeDirective& d, const std::string& header) {
   if (d.target == header) return true;
-  const size_t n = header.size();
-  return d.target.size() > n && d.target.compare(d.target.size() - n, n, header) == 0 &&
-         d.target[d.target.size() - n - 1] == '/';
+  auto ends_with_path = [](const std::string& longer, const std::string& shorter) {
+    const size_t n = shorter.size();
+    return longer.size() > n && longer.compare(longer.size() - n, n, shorter) == 0 && longer[longer.size() - n - 1] == '/';
+  };
+  return ends_with_path(d.target, header) || ends_with_path(header, d.target);
 }
 
 }  // namespace

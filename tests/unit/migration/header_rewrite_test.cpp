@@ -30,6 +30,19 @@ TEST(HeaderRewrite, ReplacesTheLegacyIncludeWhenNothingNeedsItAnyMore) {
   EXPECT_EQ(apply_fixes(text, fixes), "#include <torch/csrc/stable/tensor.h>\n#include <vector>\n\nat::Tensor f();\n");
 }
 
+// Lint names a header after the include root that holds it: <torch/all.h>
+// is "torch/csrc/api/include/torch/all.h" when /usr/include comes first.
+TEST(HeaderRewrite, ALegacyIncludeNamedFromAnotherIncludeRootIsStillTheOneOnItsLine) {
+  const std::string text = "#include <Python.h>\n#include <torch/all.h>\n\nat::Tensor f();\n";
+  HeaderRewriteInput in{"a.cpp", text, {kTensor}, {{2, "torch/csrc/api/include/torch/all.h"}}, false};
+  auto fixes = header_fixes(in);
+  ASSERT_EQ(fixes.size(), 1u);
+  EXPECT_EQ(apply_fixes(text, fixes), "#include <Python.h>\n#include <torch/csrc/stable/tensor.h>\n\nat::Tensor f();\n");
+  // Another line with a header of the same tail is not it.
+  HeaderRewriteInput other{"a.cpp", text, {kTensor}, {{1, "torch/csrc/api/include/torch/all.h"}}, false};
+  for (const auto& f : header_fixes(other)) EXPECT_EQ(f.begin_offset, f.end_offset) << f.replacement;
+}
+
 TEST(HeaderRewrite, KeepsTheLegacyIncludeWhileLegacyUsesRemain) {
   const std::string text = "#include <torch/extension.h>\n#include <ATen/Dispatch.h>\nvoid f() { TORCH_CHECK(1); }\n";
   HeaderRewriteInput in{"a.cpp", text, {kException}, {{1, "torch/extension.h"}, {2, "ATen/Dispatch.h"}}, true};
