@@ -112,18 +112,24 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
       if (fix != "safe" && fix != "unsafe") throw InputError(where, what + " needs fix: safe|unsafe");
       return fix == "safe";
     };
-    for (const auto& n : root["templated_methods"]) {
+    // templated_methods and renamed_methods share their fields.
+    auto read_rename = [&](const YAML::Node& n, const std::string& kind) {
       TemplatedMethodRename t;
       t.methods = strings(n["methods"]);
       t.rename = n["rename"].as<std::string>("");
       t.replacement = n["replacement"].as<std::string>("");
       t.header = n["header"].as<std::string>("");
       t.note = n["note"].as<std::string>("");
-      const std::string what = "templated method '" + t.rename + "'";
+      const std::string what = kind + " '" + t.rename + "'";
       if (t.methods.empty() || t.rename.empty() || t.replacement.empty())
         throw InputError(where, what + " needs methods, rename and replacement");
       t.safe = read_safe(n, what);
       t.since = read_since(n, what);
+      return t;
+    };
+    for (const auto& n : root["templated_methods"]) {
+      TemplatedMethodRename t = read_rename(n, "templated method");
+      const std::string what = "templated method '" + t.rename + "'";
       if (const YAML::Node o = n["older"]) {
         t.older_form = o["form"].as<std::string>("");
         t.older_since = read_since(o, what + " older");
@@ -134,18 +140,8 @@ MigrationRewrites MigrationRewrites::parse(std::string_view yaml, const std::str
       out.templated.push_back(std::move(t));
     }
     for (const auto& n : root["renamed_methods"]) {
-      TemplatedMethodRename t;
+      TemplatedMethodRename t = read_rename(n, "renamed method");
       t.plain = true;
-      t.methods = strings(n["methods"]);
-      t.rename = n["rename"].as<std::string>("");
-      t.replacement = n["replacement"].as<std::string>("");
-      t.header = n["header"].as<std::string>("");
-      t.note = n["note"].as<std::string>("");
-      const std::string what = "renamed method '" + t.rename + "'";
-      if (t.methods.empty() || t.rename.empty() || t.replacement.empty())
-        throw InputError(where, what + " needs methods, rename and replacement");
-      t.safe = read_safe(n, what);
-      t.since = read_since(n, what);
       out.templated.push_back(std::move(t));
     }
     for (const auto& n : root["def_with_kernel"]) {
