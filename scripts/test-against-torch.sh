@@ -221,20 +221,6 @@ $sudo unshare --pid --mount --fork sh -c "mount -t proc proc '$chroot_dir/proc' 
 # 4. torchabi, outside, with real torch's answers as expectations.
 phase "running them in torchabi and comparing"
 status=0
-# Runs one phase's script (its own checks and summary). Exit 3 from it means
-# the phase could not run here: "skipped" with WHY, not a failure; any other
-# non-zero exit fails the whole run. libtorch's UCX/cpuinfo chatter is dropped.
-#   sub_phase WHY SCRIPT ARGS...
-sub_phase() {
-  local why=$1 rc=0
-  shift
-  "$@" 2> >(grep -v 'UCX\|cpuinfo' >&2) || rc=$?
-  case $rc in
-    0) ;;
-    3) echo "  skipped: $why" ;;
-    *) status=1 ;;
-  esac
-}
 python3 "$root/scripts/against-torch/compare.py" --torchabi "$torchabi" --manifest "$work/manifest.json" \
   --torch-results "$work/torch_results.json" --work "$work" || status=$?
 # 4b. rules/runtime/schema_types.tsv: how real torch parses each schema type
@@ -274,70 +260,106 @@ done
 wait
 python3 "$root/scripts/against-torch/opcheck.py" --compare "$work"/opcheck/*.json --torchabi "$torchabi" \
   --work "$work" --chroot-work "$work_in" || status=1
-# 4d. `torchabi run --torch PYTHON` itself: real opcheck in the chroot's python
-# through torchabi's sandbox, on fixtures that fail test_schema and
-# test_faketensor, one whose inputs only its own check messages reveal, and
-# one that passes every utility (scripts/against-torch/opcheck_torch.sh).
-phase "run --torch: torch.library.opcheck run by torchabi in the chroot's python"
-sub_phase "the chroot could not be used" "$root/scripts/against-torch/opcheck_torch.sh" "$chroot_dir" "$build"
+# The phases below (each its own script, with its own checks and summary;
+# exit 3: it could not run here, "skipped" with why, not a failure; libtorch's
+# UCX/cpuinfo chatter dropped) are independent of each other (own scratch directories,
+# own private mounts): they run JOBS at once, which takes minutes off CI's
+# time; each one's output is kept and printed whole, in this order, at the end.
+#   later_phase TITLE WHY COMMAND...   (exit 3 from COMMAND: skipped with WHY)
+phases=$work/phases
+mkdir -p "$phases"
+phase_count=0
+later_phase() {
+  local title=$1 why=$2 log
+  shift 2
+  phase_count=$((phase_count + 1))
+  log=$phases/$(printf %02d "$phase_count")
+  printf '%s\n%s\n' "$title" "$why" >"$log.title"
+  throttle
+  ( t0=$(date +%s); rc=0; "$@" >"$log.out" 2>&1 || rc=$?; echo "$rc $(( $(date +%s) - t0 ))" >"$log.rc" ) &
+}
+print_later_phases() {
+  wait
+  local t rc secs
+  for t in "$phases"/*.title; do
+    rc=1 secs=?
+    read -r rc secs <"${t%.title}.rc" || true
+    echo "== $(sed -n 1p "$t") (${secs}s, beside the others)"
+    grep -v 'UCX\|cpuinfo' "${t%.title}.out" || true
+    case $rc in
+      0) ;;
+      3) echo "  skipped: $(sed -n 2p "$t")" ;;
+      *) status=1 ;;
+    esac
+  done
+}
 # 5. `audit --torch` against real loading: legacy extensions built against
 # bookworm's 1.13 (versioned and unversioned DT_NEEDED) and against sid's
 # headers, and stable ones, each loaded by real torch (sid in the chroot,
 # bookworm's on this machine) and audited against both installs.
-phase "audit --torch against real loading"
-mkdir -p "$work/loading"
-for f in "$build"/fixtures/legacy_ext/liblegacy_ext.so "$build"/fixtures/legacy_ext/liblegacy_ext_pip.so \
-  "$work"/ext/good_ops.so "$work"/ext/real_stable_lowest.so; do
-  [ -f "$f" ] && cp "$f" "$work/loading/"
-done
-g++ -std=c++20 -O0 -fPIC -shared -I"$work/include" -I"$work/include/torch/csrc/api/include" \
-  "$root/fixtures/legacy_ext/legacy_ext.cpp" -o "$work/loading/liblegacy_ext_sid.so" "${link[@]}" \
-  2>"$work/loading/legacy_sid.log" || { echo "  cannot compile the legacy extension against sid's headers:"; grep -m3 error "$work/loading/legacy_sid.log"; }
-python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot "$chroot_dir" --sid-libdir "$libdir" \
-  "$work"/loading/*.so || status=1
+audit_loading() {
+  mkdir -p "$work/loading"
+  for f in "$build"/fixtures/legacy_ext/liblegacy_ext.so "$build"/fixtures/legacy_ext/liblegacy_ext_pip.so \
+    "$work"/ext/good_ops.so "$work"/ext/real_stable_lowest.so; do
+    [ -f "$f" ] && cp "$f" "$work/loading/"
+  done
+  g++ -std=c++20 -O0 -fPIC -shared -I"$work/include" -I"$work/include/torch/csrc/api/include" \
+    "$root/fixtures/legacy_ext/legacy_ext.cpp" -o "$work/loading/liblegacy_ext_sid.so" "${link[@]}" \
+    2>"$work/loading/legacy_sid.log" || { echo "  cannot compile the legacy extension against sid's headers:"; grep -m3 error "$work/loading/legacy_sid.log"; }
+  python3 "$root/scripts/against-torch/loading.py" --torchabi "$torchabi" --chroot "$chroot_dir" --sid-libdir "$libdir" \
+    "$work"/loading/*.so
+}
+# 7. The install's CUDA as torchabi reads it against torch.version.cuda.
+audit_cuda() {
+  [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ] || return 3
+  python3 "$root/scripts/against-torch/cuda.py" --torchabi "$torchabi" --chroot "$chroot_dir" \
+    --cuda-lib "$build/fixtures/cuda_ext/libcuda_ext12.so"
+}
+phase "the phases below, ${JOBS:-2} at a time (each one's output follows, in order, when all are done)"
+# 14 first, the longest: ports that behave like their originals: migrate
+# --fix on the LLTM fixture, then verify-port in the chroot (both built
+# against real torch, outputs compared), and broken ports it must catch.
+later_phase "verify-port: the LLTM's port against its original in real torch" \
+  "the chroot or the real headers could not be used" "$root/scripts/against-torch/verify_port.sh" "$chroot_dir" "$build"
+# 4d. `torchabi run --torch PYTHON` itself: real opcheck in the chroot's python
+# through torchabi's sandbox, on fixtures that fail test_schema and
+# test_faketensor, one whose inputs only its own check messages reveal, and
+# one that passes every utility (scripts/against-torch/opcheck_torch.sh).
+later_phase "run --torch: torch.library.opcheck run by torchabi in the chroot's python" \
+  "the chroot could not be used" "$root/scripts/against-torch/opcheck_torch.sh" "$chroot_dir" "$build"
+later_phase "audit --torch against real loading" "the chroot could not be used" audit_loading
 # 6. Project mode's setup.py recorder with real torch's cpp_extension against its stand-in.
-phase "setup.py recorder: real cpp_extension against the stand-in"
-sub_phase "the recorder could not run in the chroot" "$root/scripts/against-torch/setup_run.sh" "$chroot_dir"
+later_phase "setup.py recorder: real cpp_extension against the stand-in" \
+  "the recorder could not run in the chroot" "$root/scripts/against-torch/setup_run.sh" "$chroot_dir"
 # 6b. The build.ninja real BuildExtension writes (setup.py build_ext, stopped
 # before ninja runs) is what `check` lints, with its flags.
-phase "check on the build.ninja real BuildExtension writes"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/build_ninja.sh" "$torchabi" "$chroot_dir"
+later_phase "check on the build.ninja real BuildExtension writes" \
+  "the chroot could not be entered" "$root/scripts/against-torch/build_ninja.sh" "$torchabi" "$chroot_dir"
 # 6c. torch.utils.cpp_extension.load()/load_inline(): the flags the real JIT
 # build passes per compiler against those `check` reads from the calls.
-phase "check on cpp_extension.load() calls against the real JIT build's flags"
-sub_phase "torch's load() could not run here" "$root/scripts/against-torch/jit_load.sh" "$torchabi" \
+later_phase "check on cpp_extension.load() calls against the real JIT build's flags" \
+  "torch's load() could not run here" "$root/scripts/against-torch/jit_load.sh" "$torchabi" \
   "$chroot_dir/usr/lib/python3/dist-packages/torch/utils/cpp_extension.py"
-# 7. The install's CUDA as torchabi reads it against torch.version.cuda.
-phase "audit --torch's CUDA against torch.version.cuda"
-if [ -f "$build/fixtures/cuda_ext/libcuda_ext12.so" ]; then
-  python3 "$root/scripts/against-torch/cuda.py" --torchabi "$torchabi" --chroot "$chroot_dir" \
-    --cuda-lib "$build/fixtures/cuda_ext/libcuda_ext12.so" || status=1
-else
-  echo "  skipped: fixtures/cuda_ext is not built"
-fi
+later_phase "audit --torch's CUDA against torch.version.cuda" "fixtures/cuda_ext is not built" audit_cuda
 # 8. PyTorch's own distribution (Debian's python3-torch, the chroot's
 # dist-packages) is one line in `audit`, never audited as extensions.
-phase "audit: PyTorch itself is not an extension"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir"
+later_phase "audit: PyTorch itself is not an extension" \
+  "the chroot could not be entered" "$root/scripts/against-torch/torch_itself.sh" "$torchabi" "$chroot_dir"
 # 9. `run --root`: the reference runtime inside the chroot, on an extension
 # built there with sid's g++ and on Debian's own libtorchaudio.
-phase "run --root in the sid chroot"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir"
+later_phase "run --root in the sid chroot" \
+  "the chroot could not be entered" "$root/scripts/against-torch/run_root.sh" "$torchabi" "$chroot_dir"
 # 10. Third-party builds as ground truth: Debian's torchaudio, torchcodec,
 # torchvision, torch-scatter/-sparse/-cluster — audit --torch against real
 # loads, every op in the reference runtime (run --root) against real torch.
-phase "third-party builds: Debian's extension packages against real torch"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir"
+later_phase "third-party builds: Debian's extension packages against real torch" \
+  "the chroot could not be entered" "$root/scripts/against-torch/third_party.sh" "$torchabi" "$chroot_dir"
 # 11. What migrate's steps rely on: legacy and stable registrations side by side.
-phase "migrate steps: legacy and stable registrations side by side"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir"
+later_phase "migrate steps: legacy and stable registrations side by side" \
+  "the chroot could not be entered" "$root/scripts/against-torch/mixed_registrations.sh" "$chroot_dir"
 # 12. Ops without a Tensor argument: which kernels real torch's dispatcher reaches.
-phase "schema-tensorless-backend-kernel against real dispatch"
-sub_phase "the chroot could not be entered" "$root/scripts/against-torch/tensorless_dispatch.sh" "$torchabi" "$chroot_dir"
-# 14. Ports that behave like their originals: migrate --fix on the LLTM
-# fixture, then verify-port in the chroot (both built against real torch,
-# outputs compared), and broken ports it must catch (scripts/against-torch/verify_port.sh).
-phase "verify-port: the LLTM's port against its original in real torch"
-sub_phase "the chroot or the real headers could not be used" "$root/scripts/against-torch/verify_port.sh" "$chroot_dir" "$build"
+later_phase "schema-tensorless-backend-kernel against real dispatch" \
+  "the chroot could not be entered" "$root/scripts/against-torch/tensorless_dispatch.sh" "$torchabi" "$chroot_dir"
+print_later_phases
 phase "done (work files in $work)"
 exit $status

@@ -63,13 +63,14 @@ python3 "$probe" compare --torch "$work/torch.json" --lint "$work/lint.json" | t
 passed=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$work/compare.txt")
 failed=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$work/compare.txt")
 
-# 3. The rule's legacy fixtures, compiled and called in real torch.
+# 3. The rule's legacy fixtures, compiled and called in real torch (C++20:
+# the headers of 2.10 and later need it).
 fixture=$root/fixtures/schema/schema-tensorless-backend-kernel/legacy
 if [ -n "$chroot_dir" ] && $sudo chroot "$chroot_dir" sh -c 'command -v g++' >/dev/null 2>&1; then
   for side in fires clean; do
     cp "$fixture/$side/ops.cpp" "$work/$side.cpp"
   done
-  if in_chroot "for s in fires clean; do g++ -std=c++17 -O0 -fPIC -shared -I/usr/include/torch/csrc/api/include \$s.cpp \
+  if in_chroot "for s in fires clean; do g++ -std=c++20 -O0 -fPIC -shared -I/usr/include/torch/csrc/api/include \$s.cpp \
       -o \$s.so -ltorch -ltorch_cpu -lc10 || exit 1; done" >"$work/build.log" 2>&1; then
     cat >"$work/call.py" <<'PY'
 import json, sys, torch

@@ -19,6 +19,7 @@ R.json: one entry per extension: {"so", "load": {"ok", "error"}, "ops": {name:
 with real torch}]}.
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -431,8 +432,7 @@ def main():
         manifest = json.load(f)
     timeout = float(manifest.get("timeout", 10))
     base = os.path.dirname(os.path.abspath(a.manifest))  # manifest paths are relative to it
-    results = []
-    for i, ext in enumerate(manifest["extensions"]):
+    def load_and_run(i, ext):
         out = f"{a.out}.{i}.json"
         env = dict(os.environ, **{k: os.path.join(base, v) for k, v in ext.get("env", {}).items()})
         so = os.path.join(base, ext["so"])
@@ -448,18 +448,26 @@ def main():
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if os.path.exists(out):
                 with open(out) as f:
-                    results.append(json.load(f))
+                    result = json.load(f)
                 os.unlink(out)
             else:
                 why = "crash" if p.returncode < 0 or p.returncode else "exit"
-                results.append({"so": ext["so"], "load": {"ok": False, "outcome": why,
-                                "error": f"the process loading it ended with status {p.returncode}: "
-                                         + (p.stderr.strip().splitlines() or [""])[-1][:300]},
-                                "ops": {}, "cases": []})
+                result = {"so": ext["so"], "load": {"ok": False, "outcome": why,
+                          "error": f"the process loading it ended with status {p.returncode}: "
+                                   + (p.stderr.strip().splitlines() or [""])[-1][:300]},
+                          "ops": {}, "cases": []}
         except subprocess.TimeoutExpired:
-            results.append({"so": ext["so"], "load": {"ok": False, "outcome": "timeout",
-                            "error": "loading did not finish in time"}, "ops": {}, "cases": []})
+            result = {"so": ext["so"], "load": {"ok": False, "outcome": "timeout",
+                      "error": "loading did not finish in time"}, "ops": {}, "cases": []}
         log(f"  real torch: {os.path.basename(ext['so'])} ({time.monotonic() - t0:.1f}s)")
+        return result
+
+    # Each extension runs in its own process with one torch thread: JOBS of
+    # them at once fill the cores (CI's time), and the results keep the
+    # manifest's order whatever finishes first.
+    jobs = max(1, int(os.environ.get("JOBS") or os.cpu_count() or 1))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(load_and_run, range(len(manifest["extensions"])), manifest["extensions"]))
     with open(a.out, "w") as f:
         json.dump(results, f, indent=1)
     return 0
