@@ -41,6 +41,17 @@ TEST(CompileReadiness, MissingFakeIsAtTheDefAndSuggestsTheFake) {
   EXPECT_FALSE(found[0]->severity) << "the rule's own severity (warning)";
 }
 
+TEST(CompileReadiness, EveryOpOfAMacroTableIsItsOwnOp) {
+  // Every m.def/m.impl a table macro expands sits at the table's line: they
+  // are still three ops, not one registration seen three times.
+  const auto& run = run_fixture("compile-missing-fake/macro_table");
+  auto found = of_rule(run, "compile-missing-fake");
+  ASSERT_EQ(found.size(), 1u) << describe(run);  // scale has a fake; touch returns nothing
+  EXPECT_NE(found[0]->message.find("'myops::shift'"), std::string::npos) << found[0]->message;
+  EXPECT_EQ(count_rule(run, "schema-impl-without-def"), 0u) << describe(run);
+  EXPECT_EQ(count_rule(run, "schema-def-without-impl"), 0u) << describe(run);
+}
+
 TEST(CompileReadiness, FakeSignatureMismatchIsAnErrorAtTheFakesLine) {
   const auto& run = run_fixture("compile-fake-signature-mismatch/fires");
   auto found = of_rule(run, "compile-fake-signature-mismatch");

@@ -43,7 +43,11 @@ RegistrationIndex::RegistrationIndex(const std::vector<TuRegistrations>& tus, st
       if (b.kind != BlockKind::Impl) defined_namespaces_.insert(b.ns);
     }
     for (const OpDef& d : tu.defs) {
-      if (d.block >= tu.blocks.size() || !seen_defs.insert(location_key(d.schema.start)).second) continue;
+      // The same registration seen from several TUs (a header's) is one; a
+      // macro that expands a table of m.def(...) puts every entry at the
+      // macro's line, so the schema text tells them apart.
+      if (d.block >= tu.blocks.size() || !seen_defs.insert(location_key(d.schema.start) + "\n" + d.schema.text).second)
+        continue;
       const LibraryBlock& block = tu.blocks[d.block];
       ParseOptions options;
       options.implied_namespace = block.ns;
@@ -74,7 +78,8 @@ RegistrationIndex::RegistrationIndex(const std::vector<TuRegistrations>& tus, st
       defs_.push_back(std::move(e));
     }
     for (const OpImpl& i : tu.impls) {
-      if (i.block >= tu.blocks.size() || !seen_impls.insert(location_key(i.name.start)).second) continue;
+      if (i.block >= tu.blocks.size() || !seen_impls.insert(location_key(i.name.start) + "\n" + i.name.text).second)
+        continue;
       const LibraryBlock& block = tu.blocks[i.block];
       auto parsed = parse_operator_name(i.name.text);
       if (auto* err = std::get_if<ParseError>(&parsed)) {
