@@ -267,6 +267,9 @@ python3 "$root/scripts/against-torch/opcheck.py" --compare "$work"/opcheck/*.jso
 # time; each one's output is kept and printed whole, in this order, at the end.
 #   later_phase TITLE WHY COMMAND...   (exit 3 from COMMAND: skipped with WHY)
 phases=$work/phases
+# Stopped (CI's timeout, ^C): the phases running in the background go with it.
+stop_phases() { pkill -TERM -P $$ 2>/dev/null || true; }
+trap 'stop_phases; exit 143' TERM INT
 mkdir -p "$phases"
 phase_count=0
 later_phase() {
